@@ -1,0 +1,282 @@
+"""Cards of the P-property game as points of F_3^P.
+
+A card is a vector ``x = (x_0, ..., x_{P-1})`` with digits in {0, 1, 2}, and equally its index
+``sum x_i * 3^(P-1-i)`` in ``0 .. 3^P - 1`` (the digit string read as a base-3 number, so card
+``"0120"`` has index 15). For the real deck (P = 4) the coordinates are, in this order,
+
+====  ========  =====================  ==========================
+axis  property  values 0, 1, 2         code letters
+====  ========  =====================  ==========================
+0     number    one, two, three        ``1 2 3``
+1     colour    red, green, purple     ``R G P``
+2     shading   solid, striped, open   ``S T O`` (T for sTriped)
+3     shape     diamond, squiggle, oval ``D S O``
+====  ========  =====================  ==========================
+
+so "2 red striped ovals" is the vector ``(1, 0, 1, 2)``, the digit string ``"1012"``, index 32 and
+the code ``"2RTO"``. Names, codes and digit strings all parse back to the same card.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from setlab.errors import SetlabError
+
+MAX_PROPERTIES = 10
+"""Largest P that card parsing accepts (3^10 = 59049 cards)."""
+
+PROPERTY_NAMES = ("number", "colour", "shading", "shape")
+VALUE_NAMES = (
+    ("1", "2", "3"),
+    ("red", "green", "purple"),
+    ("solid", "striped", "open"),
+    ("diamond", "squiggle", "oval"),
+)
+CODE_LETTERS = ("123", "RGP", "STO", "DSO")
+
+# Every word a player might use, mapped to (axis, value). Plurals are handled by `_normalise`.
+_SYNONYMS: dict[str, tuple[int, int]] = {}
+for _axis, _words in enumerate(
+    (
+        (("1", "one", "single"), ("2", "two", "double"), ("3", "three", "triple")),
+        (("red",), ("green",), ("purple", "violet", "lilac")),
+        (
+            ("solid", "filled", "full"),
+            ("striped", "stripe", "stripey", "shaded", "lined", "hatched"),
+            ("open", "empty", "outlined", "outline", "hollow", "blank", "unfilled"),
+        ),
+        (
+            ("diamond", "rhombus"),
+            ("squiggle", "squiggly", "wave", "tilde"),
+            ("oval", "ellipse", "pill", "capsule"),
+        ),
+    )
+):
+    for _value, _group in enumerate(_words):
+        for _word in _group:
+            _SYNONYMS[_word] = (_axis, _value)
+_PLURALS = {"rhombi": "rhombus", "ellipses": "ellipse", "capsules": "capsule"}
+_CODE_RE = re.compile(r"^[123][RGP][STO][DSO]$", re.IGNORECASE)
+
+
+def deck_size(properties: int) -> int:
+    """Number of cards 3^P of the P-property game.
+
+    Examples
+    --------
+    >>> deck_size(4)
+    81
+    """
+    check_properties(properties)
+    return 3**properties
+
+
+def check_properties(properties: int) -> None:
+    """Raise :class:`SetlabError` unless ``1 <= properties <= MAX_PROPERTIES``."""
+    if not isinstance(properties, int) or not 1 <= properties <= MAX_PROPERTIES:
+        raise SetlabError(
+            f"properties must be an integer from 1 to {MAX_PROPERTIES}, got {properties!r}"
+        )
+
+
+def index_of(vector: Iterable[int]) -> int:
+    """Index of the card with the given digit vector (big-endian base 3).
+
+    Examples
+    --------
+    >>> index_of((0, 1, 2, 0))
+    15
+    """
+    index = 0
+    for digit in vector:
+        index = 3 * index + int(digit)
+    return index
+
+
+def vector_of(index: int, properties: int = 4) -> tuple[int, ...]:
+    """Digit vector of card ``index`` in the ``properties``-property game.
+
+    Examples
+    --------
+    >>> vector_of(15)
+    (0, 1, 2, 0)
+    """
+    digits = []
+    for _ in range(properties):
+        index, digit = divmod(index, 3)
+        digits.append(digit)
+    return tuple(reversed(digits))
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One card: a point of F_3^P, stored as its index.
+
+    Examples
+    --------
+    >>> card = Card.parse("2 red striped ovals")
+    >>> card.vector, card.code, card.digits, int(card)
+    ((1, 0, 1, 2), '2RTO', '1012', 32)
+    >>> Card.parse("2RTO") == Card.parse("1012") == card
+    True
+    >>> print(card.third(Card.parse("two red striped squiggles")))
+    2 red striped diamonds
+    """
+
+    index: int
+    properties: int = 4
+
+    def __post_init__(self) -> None:
+        check_properties(self.properties)
+        if not 0 <= self.index < 3**self.properties:
+            raise SetlabError(
+                f"card index {self.index} out of range for {self.properties} properties"
+            )
+
+    @classmethod
+    def from_vector(cls, vector: Iterable[int]) -> Card:
+        """The card with digit vector ``vector`` (its length is P)."""
+        vector = tuple(int(d) for d in vector)
+        if any(d not in (0, 1, 2) for d in vector):
+            raise SetlabError(f"card digits must be 0, 1 or 2, got {vector}")
+        return cls(index_of(vector), len(vector))
+
+    @classmethod
+    def parse(cls, text: str, properties: int = 4) -> Card:
+        """Read a card from a name, a code or a digit string; see :func:`parse_card`."""
+        return cls(parse_card(text, properties), properties)
+
+    @property
+    def vector(self) -> tuple[int, ...]:
+        """Digits ``(x_0, ..., x_{P-1})``."""
+        return vector_of(self.index, self.properties)
+
+    @property
+    def digits(self) -> str:
+        """The digit string, e.g. ``"0120"``."""
+        return "".join(map(str, self.vector))
+
+    @property
+    def code(self) -> str:
+        """Short code: ``"2RTO"`` style for P = 4, the digit string otherwise."""
+        if self.properties != 4:
+            return self.digits
+        return "".join(letters[d] for letters, d in zip(CODE_LETTERS, self.vector, strict=True))
+
+    @property
+    def name(self) -> str:
+        """Human name for P = 4 ("1 green open diamond"), the digit string otherwise."""
+        if self.properties != 4:
+            return self.digits
+        number, colour, shading, shape = self.vector
+        noun = VALUE_NAMES[3][shape] + ("s" if number else "")
+        return f"{number + 1} {VALUE_NAMES[1][colour]} {VALUE_NAMES[2][shading]} {noun}"
+
+    def third(self, other: Card) -> Card:
+        """The unique card completing a set with ``self`` and ``other``: ``-(x + y)`` mod 3."""
+        if other.properties != self.properties:
+            raise SetlabError("cards of different games")
+        vector = ((-a - b) % 3 for a, b in zip(self.vector, other.vector, strict=True))
+        return Card.from_vector(vector)
+
+    def __index__(self) -> int:
+        return self.index
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _normalise(word: str) -> str:
+    word = word.lower()
+    if word in _SYNONYMS:
+        return word
+    if word in _PLURALS:
+        return _PLURALS[word]
+    for suffix in ("es", "s"):
+        if word.endswith(suffix) and word[: -len(suffix)] in _SYNONYMS:
+            return word[: -len(suffix)]
+    return word
+
+
+@cache
+def parse_card(text: str, properties: int = 4) -> int:
+    """Index of the card written as ``text``.
+
+    Accepts the digit string (``"0120"``, any P), and for P = 4 the code (``"2RTO"``) or a name
+    whose words come in any order, singular or plural, with common synonyms (``"two lined red
+    pills"``). Raises :class:`SetlabError` naming the offending word.
+
+    Examples
+    --------
+    >>> parse_card("three purple empty diamonds"), parse_card("3POD"), parse_card("2220")
+    (78, 78, 78)
+    """
+    check_properties(properties)
+    stripped = text.strip()
+    if not stripped:
+        raise SetlabError("empty card")
+    if stripped.isdigit():
+        if len(stripped) != properties or set(stripped) - set("012"):
+            raise SetlabError(f"card '{stripped}' is not {properties} digits from 0, 1, 2")
+        return index_of(int(d) for d in stripped)
+    if properties != 4:
+        raise SetlabError(
+            f"card '{stripped}': with {properties} properties write cards as {properties} digits"
+        )
+    if _CODE_RE.match(stripped):
+        return index_of(
+            letters.index(ch) for letters, ch in zip(CODE_LETTERS, stripped.upper(), strict=True)
+        )
+    vector: list[int | None] = [None] * 4
+    for word in re.split(r"[\s,;/]+", stripped):
+        if not word:
+            continue
+        key = _normalise(word)
+        if key not in _SYNONYMS:
+            raise SetlabError(f"unknown word '{word}' in card '{stripped}'")
+        axis, value = _SYNONYMS[key]
+        if vector[axis] is not None and vector[axis] != value:
+            raise SetlabError(
+                f"card '{stripped}' names its {PROPERTY_NAMES[axis]} twice ('{word}')"
+            )
+        vector[axis] = value
+    missing = [PROPERTY_NAMES[a] for a, v in enumerate(vector) if v is None]
+    if missing:
+        raise SetlabError(f"card '{stripped}' has no {' or '.join(missing)}")
+    return index_of(v for v in vector if v is not None)
+
+
+def parse_board(texts: Iterable[str], properties: int = 4) -> list[Card]:
+    """Parse several cards; a board must be non-empty and hold no card twice.
+
+    Examples
+    --------
+    >>> [c.code for c in parse_board(["1RSD", "two red solid diamonds"])]
+    ['1RSD', '2RSD']
+    """
+    board: list[Card] = []
+    seen: dict[int, str] = {}
+    for text in texts:
+        card = Card.parse(text, properties)
+        if card.index in seen:
+            raise SetlabError(f"duplicate card '{text.strip()}' (same as '{seen[card.index]}')")
+        seen[card.index] = text.strip()
+        board.append(card)
+    if not board:
+        raise SetlabError("empty board: give at least one card")
+    return board
+
+
+def deck(properties: int = 4) -> list[Card]:
+    """All 3^P cards in index order.
+
+    Examples
+    --------
+    >>> len(deck(4)), deck(4)[0].name, deck(4)[-1].code
+    (81, '1 red solid diamond', '3POO')
+    """
+    return [Card(i, properties) for i in range(deck_size(properties))]

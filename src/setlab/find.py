@@ -1,0 +1,223 @@
+"""Sets on a board: test, complete, find and count, for one board or millions at once.
+
+Three distinct cards form a set iff they are collinear in AG(P,3): x + y + z = 0. To find every
+set on a board of k cards, walk the C(k,2) pairs in board order, look up the third card in the
+table of :func:`setlab.geometry.third_card_table`, and keep the triple when that card lies on the
+board *after* the pair's second card (so each set is met exactly once, at its first two cards).
+The batch kernels do the same per board inside numba, boards split across cores.
+
+References
+----------
+P. Norvig-style exposition of the generate-and-test method and its optimisations: the seed blog
+"Finding sets in the card game SET" (finding-sets-blog.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numba as nb
+import numpy as np
+
+from setlab.cards import Card, check_properties, deck_size
+from setlab.errors import SetlabError
+from setlab.geometry import third_card_table
+
+Board = Sequence[int | Card] | np.ndarray
+"""A board: cards as :class:`Card` objects or indices, in table order."""
+
+
+def is_set(a: Card, b: Card, c: Card) -> bool:
+    """True iff three distinct cards form a set: every property all same or all different.
+
+    Examples
+    --------
+    >>> is_set(Card.parse("1RSD"), Card.parse("2RSD"), Card.parse("3RSD"))
+    True
+    >>> is_set(Card.parse("1RSD"), Card.parse("2RSD"), Card.parse("3RSO"))
+    False
+    """
+    if len({a, b, c}) < 3:
+        return False
+    return all((x + y + z) % 3 == 0 for x, y, z in zip(a.vector, b.vector, c.vector, strict=True))
+
+
+def third_card(a: Card, b: Card) -> Card:
+    """The unique card that completes two distinct cards to a set.
+
+    Examples
+    --------
+    >>> print(third_card(Card.parse("3 red solid diamonds"), Card.parse("2 green solid squiggles")))
+    1 purple solid oval
+    """
+    if a == b:
+        raise SetlabError(f"third card of '{a.code}' and itself: give two different cards")
+    return a.third(b)
+
+
+def _as_board(board: Board, properties: int) -> np.ndarray:
+    check_properties(properties)
+    cards = np.asarray([int(c) for c in board] if not isinstance(board, np.ndarray) else board)
+    if cards.ndim != 1:
+        raise SetlabError("a board is a one-dimensional sequence of cards")
+    if cards.size and (cards.min() < 0 or cards.max() >= deck_size(properties)):
+        raise SetlabError(f"card index out of range for {properties} properties")
+    if len(np.unique(cards)) != len(cards):
+        raise SetlabError("a board holds every card at most once")
+    return cards.astype(np.int64)
+
+
+_NO_OUTPUT = np.zeros((0, 3), dtype=np.int64)
+
+
+@nb.njit(cache=True)
+def _sets_of_board(cards, third, position, out):  # pragma: no cover - compiled
+    """Write the sets of one board into ``out`` (rows i < j < k); return how many.
+
+    ``position`` has one entry per card of the deck, all -1 on entry and on exit.
+    """
+    k = cards.shape[0]
+    for i in range(k):
+        position[cards[i]] = i
+    found = 0
+    for i in range(k):
+        for j in range(i + 1, k):
+            p = position[third[cards[i], cards[j]]]
+            if p > j:  # the set {i, j, p} is met once: at its two first cards
+                if out.shape[0] > 0:
+                    out[found, 0] = i
+                    out[found, 1] = j
+                    out[found, 2] = p
+                found += 1
+    for i in range(k):
+        position[cards[i]] = -1
+    return found
+
+
+@nb.njit(parallel=True, cache=True)
+def _count_batch(boards, third, n_cards, lengths, n_chunks):  # pragma: no cover - compiled
+    n_boards = boards.shape[0]
+    counts = np.zeros(n_boards, dtype=np.int64)
+    empty = np.zeros((0, 3), dtype=np.int64)
+    for chunk in nb.prange(n_chunks):
+        position = np.full(n_cards, -1, dtype=np.int64)
+        for b in range(chunk, n_boards, n_chunks):
+            counts[b] = _sets_of_board(boards[b, : lengths[b]], third, position, empty)
+    return counts
+
+
+@nb.njit(parallel=True, cache=True)
+def _fill_batch(boards, third, n_cards, lengths, offsets, out, n_chunks):  # pragma: no cover
+    n_boards = boards.shape[0]
+    for chunk in nb.prange(n_chunks):
+        position = np.full(n_cards, -1, dtype=np.int64)
+        for b in range(chunk, n_boards, n_chunks):
+            _sets_of_board(
+                boards[b, : lengths[b]], third, position, out[offsets[b] : offsets[b + 1]]
+            )
+
+
+def find_sets(board: Board, properties: int = 4) -> list[tuple[int, int, int]]:
+    """All sets on a board, as sorted triples of positions into ``board``, in order.
+
+    Examples
+    --------
+    >>> board = [Card.parse(c) for c in ("1RSD", "2RSD", "3RSD", "1GSD", "1PSD")]
+    >>> find_sets(board)
+    [(0, 1, 2), (0, 3, 4)]
+    """
+    cards = _as_board(board, properties)
+    position = np.full(deck_size(properties), -1, dtype=np.int64)
+    out = np.zeros((len(cards) * (len(cards) - 1) // 6 + 1, 3), dtype=np.int64)
+    found = _sets_of_board(cards, third_card_table(properties), position, out)
+    return [(int(i), int(j), int(k)) for i, j, k in out[:found]]
+
+
+def count_sets(board: Board, properties: int = 4) -> int:
+    """Number of sets on a board.
+
+    Examples
+    --------
+    >>> count_sets(range(81))  # the whole deck
+    1080
+    """
+    cards = _as_board(board, properties)
+    position = np.full(deck_size(properties), -1, dtype=np.int64)
+    return int(_sets_of_board(cards, third_card_table(properties), position, _NO_OUTPUT))
+
+
+def _chunks(n_boards: int) -> int:
+    """Work units for the parallel kernels: a few per thread, each reusing one position table."""
+    return max(1, min(n_boards, 8 * nb.get_num_threads()))
+
+
+def _as_boards(
+    boards: np.ndarray, properties: int, lengths: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    check_properties(properties)
+    boards = np.ascontiguousarray(boards)
+    if boards.ndim != 2:
+        raise SetlabError("a batch of boards is a 2-d array: one board of cards per row")
+    if not np.issubdtype(boards.dtype, np.integer):
+        raise SetlabError("boards must hold integer card indices")
+    n = deck_size(properties)
+    if lengths is None:
+        lengths = np.full(len(boards), boards.shape[1], dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    if lengths.shape != (len(boards),) or (lengths < 0).any() or (lengths > boards.shape[1]).any():
+        raise SetlabError("lengths must give, per board, a card count within the row")
+    used = np.arange(boards.shape[1]) < lengths[:, None]
+    if (used & ((boards < 0) | (boards >= n))).any():
+        raise SetlabError(f"card index out of range for {properties} properties")
+    masked = np.where(used, boards, -1 - np.arange(boards.shape[1]))  # unused slots never collide
+    ordered = np.sort(masked, axis=1)
+    if (ordered[:, 1:] == ordered[:, :-1]).any():
+        raise SetlabError("a board holds every card at most once")
+    return boards, lengths
+
+
+def count_sets_batch(
+    boards: np.ndarray, properties: int = 4, lengths: np.ndarray | None = None
+) -> np.ndarray:
+    """Number of sets on each row of a (B, k) array of card indices.
+
+    ``lengths[b]``, if given, says that only the first ``lengths[b]`` cards of row b are on the
+    board (boards of different sizes in one array).
+
+    Examples
+    --------
+    >>> count_sets_batch(np.array([[0, 1, 2, 3], [0, 1, 3, 4]])).tolist()
+    [1, 0]
+    """
+    boards, lengths = _as_boards(boards, properties, lengths)
+    if not len(boards):
+        return np.zeros(0, dtype=np.int64)
+    return _count_batch(
+        boards, third_card_table(properties), deck_size(properties), lengths, _chunks(len(boards))
+    )
+
+
+def find_sets_batch(
+    boards: np.ndarray, properties: int = 4, lengths: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """All sets on each row of a (B, k) array of card indices.
+
+    Returns ``(offsets, sets)``: the sets of board b are the rows
+    ``sets[offsets[b]:offsets[b + 1]]``, sorted position triples as in :func:`find_sets`.
+
+    Examples
+    --------
+    >>> offsets, sets = find_sets_batch(np.array([[0, 1, 2, 3], [0, 1, 3, 4]]))
+    >>> offsets.tolist(), sets.tolist()
+    ([0, 1, 1], [[0, 1, 2]])
+    """
+    counts = count_sets_batch(boards, properties, lengths)
+    boards, lengths = _as_boards(boards, properties, lengths)
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    sets = np.zeros((offsets[-1], 3), dtype=np.int64)
+    if len(boards):
+        table = third_card_table(properties)
+        chunks = _chunks(len(boards))
+        _fill_batch(boards, table, deck_size(properties), lengths, offsets, sets, chunks)
+    return offsets, sets
