@@ -1,0 +1,283 @@
+"""The results store: proven values, witnesses, proof records and search checkpoints in SQLite.
+
+A *result* is one extremal quantity, keyed by (problem, properties, cards, params): e.g. the
+maximum number of sets among n cards of AG(4,3). It holds the best *witness* found so far (a
+configuration attaining ``value``), the best proven *bound* on the other side, and the proof
+record of that bound; it is proven when value == bound. A *checkpoint* is the JSON output of one
+finished task of a long search, so an interrupted search resumes where it stopped.
+
+Every write is one SQLite transaction: a crash or Ctrl-C leaves the file as it was before the
+write or after it, never in between.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+
+from setlab.errors import SetlabError
+
+Sense = Literal["max", "min"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    id          INTEGER PRIMARY KEY,
+    problem     TEXT    NOT NULL,
+    properties  INTEGER NOT NULL,
+    cards       INTEGER NOT NULL,
+    params      TEXT    NOT NULL,
+    sense       TEXT    NOT NULL CHECK (sense IN ('max', 'min')),
+    value       INTEGER,
+    witness     TEXT,
+    witness_method TEXT,
+    bound       INTEGER,
+    proof       TEXT,
+    bound_method TEXT,
+    updated     REAL    NOT NULL,
+    UNIQUE (problem, properties, cards, params)
+);
+CREATE TABLE IF NOT EXISTS checkpoints (
+    job     TEXT NOT NULL,
+    task    TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (job, task)
+);
+"""
+
+
+def default_store_path() -> Path:
+    """``$SETLAB_STORE`` if set, else ``results.sqlite`` in the user's data directory."""
+    if os.environ.get("SETLAB_STORE"):
+        return Path(os.environ["SETLAB_STORE"])
+    return Path(platformdirs.user_data_dir("setlab")) / "results.sqlite"
+
+
+def software_versions() -> dict[str, str]:
+    """Versions of Python, setlab and the numeric libraries, for proof records."""
+    import numba
+    import numpy
+
+    from setlab import __version__
+
+    return {
+        "python": platform.python_version(),
+        "setlab": __version__,
+        "numpy": numpy.__version__,
+        "numba": numba.__version__,
+    }
+
+
+@dataclass(frozen=True)
+class Result:
+    """One stored extremal value with its witness and proof record.
+
+    For ``sense == "max"`` the witness gives ``value <= optimum`` and the proof ``optimum <=
+    bound``; for ``"min"`` the other way round.
+    """
+
+    id: int
+    problem: str
+    properties: int
+    cards: int
+    params: dict[str, Any]
+    sense: Sense
+    value: int | None
+    witness: list[int] | None
+    witness_method: str | None
+    bound: int | None
+    proof: dict[str, Any] | None = field(repr=False)
+    bound_method: str | None
+
+    @property
+    def proven(self) -> bool:
+        """True when the witness attains the proven bound."""
+        return self.value is not None and self.value == self.bound
+
+
+class Store:
+    """An SQLite results store.
+
+    Examples
+    --------
+    >>> store = Store(":memory:")
+    >>> _ = store.record_witness("maxsets", 2, 3, "max", 1, [0, 1, 2], method="example")
+    >>> _ = store.record_bound("maxsets", 2, 3, "max", 1, {"argument": "C(3,3) = 1"}, "count")
+    >>> store.get("maxsets", 2, 3).proven
+    True
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = str(default_store_path() if path is None else path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+            if self.path != ":memory:":
+                self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise SetlabError(f"cannot open results store {self.path}: {error}") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- results -------------------------------------------------------------------------------
+
+    def _row(self, problem: str, properties: int, cards: int, params: str) -> sqlite3.Row | None:
+        cursor = self._db.execute(
+            "SELECT * FROM results WHERE problem=? AND properties=? AND cards=? AND params=?",
+            (problem, properties, cards, params),
+        )
+        cursor.row_factory = sqlite3.Row
+        return cursor.fetchone()
+
+    def _ensure(self, problem: str, properties: int, cards: int, sense: Sense, params: str) -> None:
+        self._db.execute(
+            "INSERT OR IGNORE INTO results (problem, properties, cards, params, sense, updated)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (problem, properties, cards, params, sense, time.time()),
+        )
+        row = self._row(problem, properties, cards, params)
+        if row is not None and row["sense"] != sense:
+            raise SetlabError(f"{problem} is stored as a {row['sense']} problem, not {sense}")
+
+    def record_witness(
+        self,
+        problem: str,
+        properties: int,
+        cards: int,
+        sense: Sense,
+        value: int,
+        witness: Sequence[int],
+        method: str,
+        params: dict[str, Any] | None = None,
+    ) -> bool:
+        """Store ``witness`` (card indices) attaining ``value`` if it beats the stored one.
+
+        Returns True when the store changed.
+        """
+        key = _params(params)
+        better = "value IS NULL OR " + ("? > value" if sense == "max" else "? < value")
+        with self._transaction():
+            self._ensure(problem, properties, cards, sense, key)
+            cursor = self._db.execute(
+                f"UPDATE results SET value=?, witness=?, witness_method=?, updated=?"
+                f" WHERE problem=? AND properties=? AND cards=? AND params=? AND ({better})",
+                (value, json.dumps([int(c) for c in witness]), method, time.time(),
+                 problem, properties, cards, key, value),
+            )  # fmt: skip
+            return cursor.rowcount > 0
+
+    def record_bound(
+        self,
+        problem: str,
+        properties: int,
+        cards: int,
+        sense: Sense,
+        bound: int,
+        proof: dict[str, Any],
+        method: str,
+        params: dict[str, Any] | None = None,
+    ) -> bool:
+        """Store a proven bound (upper for max, lower for min) if it improves the stored one."""
+        key = _params(params)
+        better = "bound IS NULL OR " + ("? < bound" if sense == "max" else "? > bound")
+        record = dict(proof, software=software_versions(), recorded=time.time())
+        with self._transaction():
+            self._ensure(problem, properties, cards, sense, key)
+            cursor = self._db.execute(
+                f"UPDATE results SET bound=?, proof=?, bound_method=?, updated=?"
+                f" WHERE problem=? AND properties=? AND cards=? AND params=? AND ({better})",
+                (bound, json.dumps(record), method, time.time(),
+                 problem, properties, cards, key, bound),
+            )  # fmt: skip
+            return cursor.rowcount > 0
+
+    def get(
+        self, problem: str, properties: int, cards: int, params: dict[str, Any] | None = None
+    ) -> Result | None:
+        """The stored result, or None."""
+        row = self._row(problem, properties, cards, _params(params))
+        return None if row is None else _result(row)
+
+    def results(self, problem: str | None = None, properties: int | None = None) -> list[Result]:
+        """All stored results, optionally of one problem and one P, in key order."""
+        cursor = self._db.execute(
+            "SELECT * FROM results WHERE (? IS NULL OR problem=?) AND (? IS NULL OR properties=?)"
+            " ORDER BY problem, properties, params, cards",
+            (problem, problem, properties, properties),
+        )
+        cursor.row_factory = sqlite3.Row
+        return [_result(row) for row in cursor]
+
+    # -- checkpoints ---------------------------------------------------------------------------
+
+    def finished_tasks(self, job: str) -> dict[str, Any]:
+        """Payloads of the finished tasks of ``job``, by task key."""
+        rows = self._db.execute("SELECT task, payload FROM checkpoints WHERE job=?", (job,))
+        return {task: json.loads(payload) for task, payload in rows}
+
+    def finish_task(self, job: str, task: str, payload: Any) -> None:
+        """Checkpoint one finished task (idempotent)."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT OR REPLACE INTO checkpoints (job, task, payload) VALUES (?, ?, ?)",
+                (job, task, json.dumps(payload)),
+            )
+
+    def forget_job(self, job: str) -> None:
+        """Drop the checkpoints of ``job`` (after its result is recorded)."""
+        with self._transaction():
+            self._db.execute("DELETE FROM checkpoints WHERE job=?", (job,))
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception (Ctrl-C included)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def _params(params: dict[str, Any] | None) -> str:
+    return json.dumps(params or {}, sort_keys=True)
+
+
+def _result(row: sqlite3.Row) -> Result:
+    return Result(
+        id=row["id"],
+        problem=row["problem"],
+        properties=row["properties"],
+        cards=row["cards"],
+        params=json.loads(row["params"]),
+        sense=row["sense"],
+        value=row["value"],
+        witness=None if row["witness"] is None else json.loads(row["witness"]),
+        witness_method=row["witness_method"],
+        bound=row["bound"],
+        proof=None if row["proof"] is None else json.loads(row["proof"]),
+        bound_method=row["bound_method"],
+    )
