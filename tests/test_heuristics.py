@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from setlab.cli import main
-from setlab.extremal.heuristics import cmm, local_search, record_search
+from setlab.extremal.heuristics import cmm, counting_bound, local_search, record_search
 from setlab.geometry import digits, indices_of
 from setlab.store import Store
 
@@ -112,6 +112,15 @@ def test_local_search_reports_the_sets_its_witness_has(
     assert result.sets == brute_force_sets(result.witness, properties)
 
 
+def test_counting_bound_holds_and_is_met_where_caps_exist() -> None:
+    for cards in range(10):  # every configuration of AG(2,3)
+        best = max(brute_force_sets(list(c), 2) for c in itertools.combinations(range(9), cards))
+        assert best <= counting_bound(2, cards, "max")
+    # Caps of AG(3,3) have up to 9 cards, so the bound is the maximum for n >= 18 cards.
+    assert all(counting_bound(3, n, "max") == TABLE_3[n] for n in range(18, 28))
+    assert all(counting_bound(3, n, "max") >= TABLE_3[n] for n in range(3, 18))
+
+
 def test_fixed_seeds_reproduce() -> None:
     runs = [local_search(4, 30, "min", restarts=3, seconds=None, seed=7) for _ in range(2)]
     assert runs[0].witness == runs[1].witness and runs[0].sets == runs[1].sets
@@ -123,7 +132,11 @@ def test_search_witness_goes_to_the_store() -> None:
     assert record_search(store, result)
     stored = store.get("maxsets", 3, 18)
     assert stored.value == 36 and sorted(stored.witness) == sorted(result.witness)
-    assert stored.witness_method == "local-search(seed=0, restarts=3)"
+    assert (
+        stored.witness_method
+        == result.method
+        == f"local-search(seed=0, restarts={result.restarts})"
+    )
 
 
 def test_cli_cmm_json_and_store(tmp_path, capsys) -> None:

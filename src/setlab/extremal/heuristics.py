@@ -235,6 +235,27 @@ class SearchResult:
         return f"local-search(seed={self.seed}, seconds={self.budget:g})"
 
 
+def counting_bound(properties: int, cards: int, sense: Sense) -> int:
+    """The bound no configuration can pass: 0 for the minimum; for the maximum, with N = 3^P
+    and m = N - n, min(C(n,2) // 3, lines - m(N-1)/2 + C(m,2)).
+
+    The first holds as a pair lies in at most one set; the second as the sets of S and of its
+    complement satisfy sets(S) = lines - m(N-1)/2 + C(m,2) - sets(complement) (count the lines
+    by how many cards of S they hold). It is attained when the complement can be a cap.
+
+    Examples
+    --------
+    >>> counting_bound(4, 61, "max"), counting_bound(3, 18, "max"), counting_bound(4, 30, "min")
+    (470, 36, 0)
+    """
+    if sense == "min":
+        return 0
+    n_deck = deck_size(properties)
+    m = n_deck - cards
+    lines = n_deck * (n_deck - 1) // 6
+    return min(math.comb(cards, 2) // 3, lines - m * (n_deck - 1) // 2 + math.comb(m, 2))
+
+
 def default_iterations(properties: int, cards: int) -> int:
     """Swaps proposed per annealing restart: 400 per card of the deck, at least 20 000."""
     return max(20_000, 400 * deck_size(properties))
@@ -256,9 +277,10 @@ def local_search(
     Restart r anneals from temperature 2 down to 0.05 over ``iterations`` proposed swaps; for
     ``sense="max"`` restart 0 starts from CMM's configuration (P >= 2), every other restart from
     uniformly random cards. Restarts run until ``restarts`` are done or ``seconds`` have passed
-    (at least one runs; loading the compiled kernels is not counted), or ``target`` sets are
-    reached. Restart r is a function of (seed, r)
-    only, so a fixed ``seed`` and ``restarts`` reproduce the same result on any machine.
+    (at least one runs; loading the compiled kernels is not counted), or ``target`` sets (by
+    default :func:`counting_bound`, which proves optimality) are reached. Restart r is a
+    function of (seed, r) only, so a fixed ``seed`` and ``restarts`` reproduce the same result
+    on any machine.
 
     Examples
     --------
@@ -283,6 +305,7 @@ def local_search(
     steps = default_iterations(properties, cards) if iterations is None else iterations
     third = third_card_table(properties)
     greedy = cmm(properties).order[:cards].copy() if sense == "max" and properties >= 2 else None
+    goal = counting_bound(properties, cards, sense) if target is None else target
     _anneal(third, np.zeros(0, dtype=np.int64), 0, 2.0, 0.05, sign)  # load kernels off the clock
     started = time.perf_counter()
     best, best_cards, done = -sign * 10**9, np.zeros(0, dtype=np.int64), 0
@@ -301,7 +324,7 @@ def local_search(
             break
         if seconds is not None and time.perf_counter() - started >= seconds:
             break
-        if target is not None and sign * best >= sign * target:
+        if sign * best >= sign * goal:
             break
     witness = [int(c) for c in best_cards]
     if count_sets(witness, properties) != best:  # the incremental counts are an invariant
