@@ -155,7 +155,7 @@ def test_cli_search_json_and_store(tmp_path, capsys) -> None:
     args = ["heuristic", "search", "-p", "3", "--cards", "9", "--minimize", "--seconds", "0.2"]
     assert main([*args, "--seed", "5", "--json", "--store", path]) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert answer["properties"] == 3 and answer["cards"] == 9
+    assert answer["properties"] == 3 and answer["cards"] == 9 and answer["optimal"] is True
     witness = indices_of(np.array(answer["witness"])).tolist()
     assert answer["sets"] == brute_force_sets(witness, 3) == 0  # a 9-card cap exists
     with Store(path) as store:

@@ -9,7 +9,13 @@ from __future__ import annotations
 import argparse
 
 from setlab.cli.common import add_properties, print_json
-from setlab.extremal.heuristics import cmm, local_search, record_cmm, record_search
+from setlab.extremal.heuristics import (
+    cmm,
+    counting_bound,
+    local_search,
+    record_cmm,
+    record_search,
+)
 from setlab.geometry import digits
 from setlab.store import Store
 
@@ -91,6 +97,7 @@ def run_search(args: argparse.Namespace) -> int:
     with Store(args.store) as store:
         improved = record_search(store, result)
     cards = _cards_as_digits(result.witness, args.properties)
+    optimal = result.sets == counting_bound(result.properties, result.cards, sense)
     if args.json:
         print_json(
             {
@@ -103,14 +110,17 @@ def run_search(args: argparse.Namespace) -> int:
                 "restarts": result.restarts,
                 "seconds": round(result.seconds, 3),
                 "method": result.method,
+                "optimal": optimal,
                 "stored": improved,
             }
         )
         return 0
     most = "most" if sense == "max" else "fewest"
+    restarts = f"{result.restarts} restart" + ("s" if result.restarts > 1 else "")
     print(
         f"{result.cards} cards of AG({result.properties},3), {most} sets found: {result.sets}"
-        f" ({result.restarts} restarts in {result.seconds:.2f} s, seed {result.seed})"
+        f" ({restarts} in {result.seconds:.2f} s, seed {result.seed})"
+        + (", optimal: it meets the counting bound" if optimal else "")
     )
     print(" ".join("".join(map(str, card)) for card in cards))
     print("stored as a new best witness" if improved else "the store already had as good a one")
