@@ -57,7 +57,10 @@ def third_card(a: Card, b: Card) -> Card:
 
 def _as_board(board: Board, properties: int) -> np.ndarray:
     check_properties(properties)
-    cards = np.asarray([int(c) for c in board] if not isinstance(board, np.ndarray) else board)
+    try:
+        cards = np.asarray(board if isinstance(board, np.ndarray) else [int(c) for c in board])
+    except TypeError:
+        raise SetlabError("a board is a one-dimensional sequence of cards") from None
     if cards.ndim != 1:
         raise SetlabError("a board is a one-dimensional sequence of cards")
     if cards.size and (cards.min() < 0 or cards.max() >= deck_size(properties)):
