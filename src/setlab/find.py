@@ -57,17 +57,20 @@ def third_card(a: Card, b: Card) -> Card:
 
 def _as_board(board: Board, properties: int) -> np.ndarray:
     check_properties(properties)
-    try:
-        cards = np.asarray(board if isinstance(board, np.ndarray) else [int(c) for c in board])
-    except TypeError:
-        raise SetlabError("a board is a one-dimensional sequence of cards") from None
-    if cards.ndim != 1:
-        raise SetlabError("a board is a one-dimensional sequence of cards")
-    if cards.size and (cards.min() < 0 or cards.max() >= deck_size(properties)):
+    if isinstance(board, np.ndarray):
+        if board.ndim != 1:
+            raise SetlabError("a board is a one-dimensional sequence of cards")
+        indices = board.tolist()
+    else:
+        try:
+            indices = [int(c) for c in board]
+        except TypeError:
+            raise SetlabError("a board is a one-dimensional sequence of cards") from None
+    if indices and (min(indices) < 0 or max(indices) >= deck_size(properties)):
         raise SetlabError(f"card index out of range for {properties} properties")
-    if len(np.unique(cards)) != len(cards):
+    if len(set(indices)) != len(indices):
         raise SetlabError("a board holds every card at most once")
-    return cards.astype(np.int64)
+    return np.array(indices, dtype=np.int64)
 
 
 _NO_OUTPUT = np.zeros((0, 3), dtype=np.int64)
