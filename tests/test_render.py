@@ -168,10 +168,10 @@ def test_collinear_sets_hop_over_points_in_their_way():
 
 def test_drop_constant_draws_the_papers_plane_figures():
     five = [Card.parse(c) for c in ("0000", "0001", "0002", "0010", "0020")]
-    small = configuration_svg(five, drop_constant=True)
-    full = configuration_svg(five)
-    assert small.width < full.width / 2
-    assert {"00", "01", "02", "10", "20"} <= set(parse(small).itertext())
+    small, full = parse(configuration_svg(five, drop_constant=True)), parse(configuration_svg(five))
+    assert len(list(small.iter(f"{SVG}circle"))) == 9 + 5  # the plane F_3^2, then the points
+    assert len(list(full.iter(f"{SVG}circle"))) == 81 + 5
+    assert {"00", "01", "02", "10", "20"} <= set(small.itertext())
 
 
 def test_configuration_refuses_too_many_properties():

@@ -26,7 +26,7 @@ from setlab.render.drawing import Drawing, element, text
 MAX_GRID_PROPERTIES = 6
 """Largest P with a layout (27 x 27 points)."""
 CELL = 44.0
-"""Distance between neighbouring points inside a 3 x 3 block."""
+"""Distance between neighbouring points inside a 3 x 3 block (doubled for P <= 2)."""
 BLOCK_GAP = 0.6
 """Extra space between blocks, in cells, growing by this much per level."""
 
@@ -147,7 +147,7 @@ def configuration_svg(
         labels = shown <= 4
     margin = 0.8
     width_cells, height_cells = _layout_size(shown)
-    scale = CELL
+    scale = CELL if shown > 2 else 2 * CELL
 
     def page(p: Point) -> Point:
         return ((p[0] + margin) * scale, (p[1] + margin) * scale)
@@ -205,7 +205,7 @@ def configuration_svg(
                     "".join(map(str, vector)),
                     x=x + 7,
                     y=y - 8,
-                    font_size=9,
+                    font_size=9 if shown > 2 else 13,
                     fill="#555",
                 )
             )

@@ -159,7 +159,8 @@ def _rows(block: Table | Claims) -> tuple[tuple[str, ...], list[tuple[object, ..
     if isinstance(block, Table):
         return block.headers, list(block.rows), block.caption
     rows: list[tuple[object, ...]] = [
-        (c.statement, format_value(c.seed), c.value, "yes" if c.agrees else "**NO**") for c in block.claims
+        (c.statement, format_value(c.seed), c.value, "yes" if c.agrees else "**NO**")
+        for c in block.claims
     ]
     return ("Statement", "Seed says", "setlab", "Reproduced"), rows, block.caption
 

@@ -175,9 +175,7 @@ class Context:
         value = function(*args, **kwargs)
         return Number(value, how, time.perf_counter() - start)
 
-    def stored(
-        self, result: Result, verify: Callable[[Result], Any], how: str
-    ) -> Number:
+    def stored(self, result: Result, verify: Callable[[Result], Any], how: str) -> Number:
         """The value of a stored result, after ``verify(result)`` re-derives it in this run.
 
         ``verify`` must recompute the value from the stored witness (e.g. count the sets of the

@@ -82,8 +82,7 @@ def build(context: Context) -> Section:
     )
     return Section(
         TITLE,
-        "*Finding sets in the card game SET* (seed blog), methods re-implemented in "
-        "`setlab.blog`",
+        "*Finding sets in the card game SET* (seed blog), methods re-implemented in `setlab.blog`",
         (
             Text(
                 f"{count} random 12-card boards (fixed seed) holding {found} sets in all. "

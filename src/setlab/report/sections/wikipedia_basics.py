@@ -64,10 +64,10 @@ def deck_sums_to_zero() -> bool:
 def build(context: Context) -> Section:
     """The article's numbers, each recomputed, and its two example sets drawn."""
     sets_in_deck = context.compute("count_sets on all 81 cards", count_sets, range(81))
-    unique = context.compute(
-        "all 3240 pairs x 81 cards tested", pairs_with_unique_third_card
+    unique = context.compute("all 3240 pairs x 81 cards tested", pairs_with_unique_third_card)
+    split = context.compute(
+        "differing features of each line of lines(4)", sets_by_differing_features
     )
-    split = context.compute("differing features of each line of lines(4)", sets_by_differing_features)
     total = sum(split.value.values())
     odds = context.compute(
         "1080 / C(81, 3)", lambda: str(Fraction(len(lines(4)), math.comb(81, 3)))
@@ -98,7 +98,8 @@ def build(context: Context) -> Section:
             Figure(
                 f"wikipedia-example-{number}",
                 board_svg(cards, sets=find_sets(cards)),
-                f"The article's example set {number}: " + ", ".join(names)
+                f"The article's example set {number}: "
+                + ", ".join(names)
                 + f" ({'a set' if find_sets(cards) else 'NOT a set'}, checked now).",
             )
         )
@@ -112,8 +113,11 @@ def build(context: Context) -> Section:
                 + ", ".join(f"{split.value[d]} differ in {d}" for d in range(1, 5))
                 + " (in exact agreement with C(4, d) 2^d / 80)."
             ),
-            Claims(tuple(claims), "Every number of the article's mathematics section that "
-                   "needs no search; caps and game odds come in their own sections."),
+            Claims(
+                tuple(claims),
+                "Every number of the article's mathematics section that "
+                "needs no search; caps and game odds come in their own sections.",
+            ),
             *figures,
         ),
     )
