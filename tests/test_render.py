@@ -18,7 +18,14 @@ from setlab.cli import main
 from setlab.cli.demo import PAPER_BOARD
 from setlab.errors import SetlabError
 from setlab.find import find_sets
-from setlab.render import Drawing, board_svg, card_svg, configuration_svg, point_position
+from setlab.render import (
+    Drawing,
+    board_svg,
+    card_svg,
+    configuration_svg,
+    point_position,
+    sets_svg,
+)
 from setlab.render.cards import CARD_HEIGHT, CARD_WIDTH, COLOURS, SHAPE_NAMES
 from setlab.render.grid import _curve
 
@@ -207,3 +214,17 @@ def test_cli_draw_errors_are_one_line(argv, message, capsys, tmp_path, monkeypat
     err = capsys.readouterr().err
     assert err.startswith("error: ") and message in err and err.count("\n") == 1
     assert not (tmp_path / "x.svg").exists()
+
+
+def test_sets_strip_draws_three_cards_per_set_in_the_board_colours():
+    board = [Card.parse(c) for c in PAPER_BOARD]
+    sets = find_sets(board)
+    strip = parse(sets_svg(board, sets))
+    assert len(with_class(strip, "card")) == 3 * 14
+    on_board = parse(board_svg(board, sets=sets))
+    colours = [o.get("stroke") for o in with_class(strip, "set-outline")]
+    assert colours == list(
+        dict.fromkeys(o.get("stroke") for o in with_class(on_board, "set-outline"))
+    )
+    titles = [card.find(f"{SVG}title").text for card in with_class(strip, "card")]
+    assert titles == [board[i].name for triple in sets for i in triple]

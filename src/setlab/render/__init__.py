@@ -5,7 +5,7 @@ and saves as SVG or PNG. Cards are points of F_3^P (:mod:`setlab.cards`), sets a
 AG(P,3); a board highlights sets by outline colour, a configuration draws them as curves.
 """
 
-from setlab.render.board import board_svg, set_colours
+from setlab.render.board import board_svg, set_colours, sets_svg
 from setlab.render.cards import card_svg
 from setlab.render.drawing import Drawing
 from setlab.render.grid import configuration_svg, point_position
@@ -17,4 +17,5 @@ __all__ = [
     "configuration_svg",
     "point_position",
     "set_colours",
+    "sets_svg",
 ]

@@ -125,3 +125,54 @@ def board_svg(
     width = min(columns, len(cards)) * pitch_x
     title = f"{len(cards)} cards" + (f", {len(triples)} sets" if triples else "")
     return Drawing("".join(parts), width, rows * pitch_y, title=title)
+
+
+def sets_svg(cards: Sequence[Card], sets: Sequence[Sequence[int]], per_row: int = 2) -> Drawing:
+    """Each set on its own: its three cards side by side in the set's outline colour.
+
+    The colours are those :func:`board_svg` gives the same list of sets, so the two drawings
+    read together; ``per_row`` sets share a row.
+
+    Examples
+    --------
+    >>> board = [Card.parse(c) for c in ("1RSD", "2RSD", "3RSD", "1GSD", "1PSD")]
+    >>> d = sets_svg(board, [(0, 1, 2), (0, 3, 4)])
+    >>> d.svg.count('class="card"'), d.svg.count('class="set-outline"')
+    (6, 2)
+    """
+    if not sets:
+        raise SetlabError("no sets to draw")
+    colours = set_colours(len(sets))
+    gap, pad = 10, 8
+    set_width = 3 * CARD_WIDTH + 2 * gap + 2 * pad
+    set_height = CARD_HEIGHT + 2 * pad
+    parts = [card_defs()]
+    for number, triple in enumerate(sets):
+        if len(triple) != 3 or any(not 0 <= int(i) < len(cards) for i in triple):
+            raise SetlabError(f"set {tuple(triple)} is not three positions on the board")
+        row, column = divmod(number, per_row)
+        x0, y0 = column * (set_width + 3 * gap), row * (set_height + gap)
+        parts.append(
+            element(
+                "rect",
+                x=x0 + 2,
+                y=y0 + 2,
+                width=set_width - 4,
+                height=set_height - 4,
+                rx=12,
+                fill="none",
+                stroke=colours[number],
+                stroke_width=3,
+                class_="set-outline",
+            )
+        )
+        for k, position in enumerate(triple):
+            parts.append(
+                card_markup(cards[int(position)], x0 + pad + k * (CARD_WIDTH + gap), y0 + pad)
+            )
+    rows = math.ceil(len(sets) / per_row)
+    columns = min(per_row, len(sets))
+    width = columns * set_width + (columns - 1) * 3 * gap
+    return Drawing(
+        "".join(parts), width, rows * (set_height + gap) - gap, title=f"{len(sets)} sets"
+    )

@@ -12,7 +12,7 @@ from dataclasses import replace
 from setlab.cards import Card
 from setlab.cli.demo import PAPER_BOARD
 from setlab.find import find_sets
-from setlab.render import board_svg, configuration_svg
+from setlab.render import board_svg, configuration_svg, sets_svg
 from setlab.report.model import Claim, Claims, Context, Figure, Section, Text
 
 TITLE = "The paper: configurations with many sets (sections 1-2)"
@@ -59,6 +59,14 @@ def build(context: Context) -> Section:
             board_svg(board, sets=True),
             "The 12-card board of section 2.1 as SET cards; each of its 14 sets has its own "
             "outline colour (a card carries one ring per set through it).",
+        )
+    )
+    figures.append(
+        Figure(
+            "paper-board-12-sets",
+            sets_svg(board, find_sets(board)),
+            "The paper asks: *can you find all 14 sets?* Here they are, in the colours of the "
+            "board above.",
         )
     )
     return Section(

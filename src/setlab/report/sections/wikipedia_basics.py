@@ -16,7 +16,7 @@ import numpy as np
 from setlab.cards import Card, deck
 from setlab.find import count_sets, find_sets
 from setlab.geometry import digits, lines, third_card_table
-from setlab.render import board_svg
+from setlab.render import board_svg, point_position
 from setlab.report.model import Claim, Claims, Context, Figure, Section, Text
 
 TITLE = "Wikipedia: the deck, its sets and deals"
@@ -91,7 +91,15 @@ def build(context: Context) -> Section:
         ("3 solid red diamonds", "2 solid green squiggles", "1 solid purple oval"),
         ("1 red striped diamond", "2 red solid diamonds", "3 red open diamonds"),
     )
-    figures = []
+    layout = sorted(deck(4), key=lambda card: point_position(card.vector)[::-1])
+    figures = [
+        Figure(
+            "wikipedia-deck",
+            board_svg(layout, columns=9),
+            "The 81 cards in the 9 x 9 layout of AG(4,3): each 3 x 3 block holds one number "
+            "and colour, and inside a block shading changes along rows and shape down columns.",
+        )
+    ]
     for number, names in enumerate(examples, 1):
         cards = [Card.parse(name) for name in names]
         figures.append(
