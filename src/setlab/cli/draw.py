@@ -18,7 +18,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Draw CARD... as a board of SET cards, or with --config FILE the cards of "
         "FILE (one per line) as points of the standard AG(P,3) layout with every set drawn.",
     )
-    draw.add_argument("cards", nargs="*", metavar="CARD", help="cards: names, codes or digits")
+    draw.add_argument(
+        "cards", nargs="*", metavar="CARD", help="cards: names, codes or digits (or on stdin)"
+    )
     draw.add_argument(
         "--config",
         metavar="FILE",
@@ -47,8 +49,6 @@ def run_draw(args: argparse.Namespace) -> int:
     if args.scale <= 0:
         raise SetlabError("--scale must be positive")
     args.file = args.config
-    if args.config is None and not args.cards:
-        raise SetlabError("no cards given: name them, or use --config FILE")
     cards = read_cards(args)
     if args.config is not None:
         drawing = configuration_svg(cards, sets=True, drop_constant=args.drop_constant)

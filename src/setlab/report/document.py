@@ -196,7 +196,7 @@ def _html(sections: Sequence[Section], header: str, context: Context) -> str:
         seconds = context.timings.get(section.title, 0.0)
         parts.append(
             f'<li><a href="#{_slug(section.title)}">{html.escape(section.title)}</a> '
-            f"({html.escape(section.source)}; {seconds:.1f} s)</li>"
+            f"({inline_html(section.source)}; {seconds:.1f} s)</li>"
         )
     parts.append("</ol></nav>")
     for section in sections:
