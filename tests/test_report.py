@@ -138,3 +138,13 @@ def test_reproduce_reports_unwritable_directory(tmp_path, capsys):
     assert main(["reproduce", "--quick", "--out", str(blocker / "sub")]) == 2
     assert capsys.readouterr().err.startswith("error: cannot create")
     assert not Path(blocker / "sub").exists()
+
+
+def test_figure_names_must_be_unique(tmp_path):
+    def build(context: Context) -> Section:
+        figure = Figure("same", card_svg(Card(0)), "a card")
+        return Section("Twice", "a test", (figure, figure))
+
+    twice = types.SimpleNamespace(__name__="twice", TITLE="Twice", build=build)
+    with pytest.raises(SetlabError, match="'same' is malformed or used twice"):
+        build_report(tmp_path, sections=[twice], progress=False)

@@ -91,9 +91,13 @@ def build_report(
         f", {seconds:.1f} s; seed values reproduced: {report.reproduced[0]} of "
         f"{report.reproduced[1]}."
     )
+    names: set[str] = set()
     for section in built:
         for block in section.blocks:
             if isinstance(block, Figure):
+                if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", block.name) or block.name in names:
+                    raise SetlabError(f"figure name '{block.name}' is malformed or used twice")
+                names.add(block.name)
                 (out / "images" / f"{block.name}.svg").write_text(block.drawing.svg)
     report.html_path.write_text(_html(built, header, context), encoding="utf-8")
     report.markdown_path.write_text(_markdown(built, header, context), encoding="utf-8")
