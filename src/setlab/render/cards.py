@@ -21,8 +21,8 @@ SHAPE_NAMES = ("diamond", "squiggle", "oval")
 SHAPE_PATHS = (
     "M -32 0 L 0 -15 L 32 0 L 0 15 Z",
     # A point-symmetric squiggle of cubic Bezier arcs, tangent-continuous at every joint.
-    "M -31 10 C -35.5 -2 -26 -14 -12 -11 C -4 -9.3 2 -5 12 -11 C 20 -16 28 -18 31 -10 "
-    "C 35.5 2 26 14 12 11 C 4 9.3 -2 5 -12 11 C -20 16 -28 18 -31 10 Z",
+    "M -31 10 C -35.5 -2 -26 -14 -12 -11 C -4 -9.3 2 -5 12 -11 C 22 -17 28 -18 31 -10 "
+    "C 35.5 2 26 14 12 11 C 4 9.3 -2 5 -12 11 C -22 17 -28 18 -31 10 Z",
     "M -18 -15 L 18 -15 A 15 15 0 0 1 18 15 L -18 15 A 15 15 0 0 1 -18 -15 Z",
 )
 """Outline of each shape centred at the origin, about 67 x 32 units (before any scaling)."""
