@@ -27,6 +27,16 @@ from setlab.game_statistics import (
 FORMATS = (".png", ".svg")
 
 
+def check_plot_path(path: str | Path) -> Path:
+    """``path`` as a Path if a picture can be written there (a .png or .svg file in a directory)."""
+    path = Path(path)
+    if path.suffix.lower() not in FORMATS:
+        raise SetlabError(f"plot file must end in {' or '.join(FORMATS)}, got '{path.name}'")
+    if not path.parent.is_dir():
+        raise SetlabError(f"no such directory: {path.parent}")
+    return path
+
+
 def plot_games(tally: GameTally, path: str | Path) -> Path:
     """Draw both panels for a simulation into ``path`` (PNG or SVG, by its suffix).
 
@@ -39,11 +49,7 @@ def plot_games(tally: GameTally, path: str | Path) -> Path:
     ...     out.stat().st_size > 1000
     True
     """
-    path = Path(path)
-    if path.suffix.lower() not in FORMATS:
-        raise SetlabError(f"plot file must end in {' or '.join(FORMATS)}, got '{path.name}'")
-    if not path.parent.is_dir():
-        raise SetlabError(f"no such directory: {path.parent}")
+    path = check_plot_path(path)
     k, p = tally.deal, tally.properties
     figure, (odds_axis, sets_axis) = plt.subplots(1, 2, figsize=(11, 4.2))
 

@@ -98,11 +98,13 @@ def _report(s: dict[str, Any]) -> str:
 def run_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise SetlabError("--games must be at least 1")
+    from setlab.game_plots import check_plot_path, plot_games
+
+    for path in args.plot:  # refuse a bad file name before playing
+        check_plot_path(path)
     progress = not (args.no_progress or args.json) and sys.stderr.isatty()
     tally = simulate(args.games, args.seed, args.properties, args.strategy, progress=progress)
     for path in args.plot:
-        from setlab.game_plots import plot_games
-
         written = plot_games(tally, path)
         print(f"wrote {written}", file=sys.stderr if args.json else sys.stdout)
     result = summary(tally)
