@@ -270,7 +270,7 @@ def test_in_game_figures_match_the_seed(big):
     for r, odds, (low, high) in zip(
         rounds, big["round_no_set_odds_12"], big["round_no_set_odds_12_ci"], strict=True
     ):
-        if 4 <= r <= 23:
+        if 5 <= r <= 24:
             se = (high - low) / (2 * 1.96)
             assert 12.5 - 4 * se <= odds <= 14.5 + 4 * se
     assert big["later_rounds_no_set_odds"] < big["first_round_no_set_odds"]

@@ -67,7 +67,9 @@ def wilson(successes: int, trials: int) -> Estimate:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), trials)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return Estimate(p, low, high, trials)
 
 
 def clustered_ratio(sums: np.ndarray, games: int) -> Estimate:
@@ -172,10 +174,11 @@ def _estimate_json(e: Estimate) -> dict[str, Any]:
 def summary(tally: GameTally) -> dict[str, Any]:
     """Every statistic of a simulation, as one JSON-ready dictionary.
 
-    Odds are numbers X meaning X:1 against having no set; ``*_ci`` are 95% intervals. "15" and
-    "18" mean the deal plus 3 and plus 6 cards. ``mean_sets_12`` is over every table of the deal
-    size met in play; ``first_deal_mean_sets_12`` only over first deals (random cards, so it
-    estimates ``exact.mean_sets_12``).
+    Odds are numbers X meaning X:1 against having no set (null when no such table was seen
+    without a set); ``*_ci`` are 95% intervals; ``rounds`` are numbered from 1 (the first deal);
+    "15" and "18" mean the deal plus 3 and plus 6 cards. ``mean_sets_12`` is over every table
+    of the deal size met in play; ``first_deal_mean_sets_12`` only over first deals (random
+    cards, so it estimates ``exact.mean_sets_12``).
 
     Examples
     --------
@@ -235,7 +238,7 @@ def summary(tally: GameTally) -> dict[str, Any]:
             for c in (k, k + 3, k + 6)
             if c < tally.set_counts.shape[0] and tally.set_counts[c].sum()
         },
-        "rounds": played,
+        "rounds": [r + 1 for r in played],
         "round_tables_12": [rounds[r].observations for r in played],
         "round_no_set_probability_12": [_finite(rounds[r].value) for r in played],
         "round_no_set_odds_12": [_finite(rounds[r].odds().value) for r in played],

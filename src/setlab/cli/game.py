@@ -49,6 +49,12 @@ def _odds(value: float | None, digits: int = 1) -> str:
     return "none seen" if value is None else f"{value:.{digits}f}:1"
 
 
+def _in_play(odds: float | None, ci: list[float | None], tables: int) -> str:
+    if tables == 0:
+        return f"{'-':>10}  (no such table in play)"
+    return f"{_odds(odds):>10} {_ci(ci, 1)}  ({tables:,} tables)"
+
+
 def _report(s: dict[str, Any]) -> str:
     k = s["deal"]
     exact = s["exact"]
@@ -64,10 +70,10 @@ def _report(s: dict[str, Any]) -> str:
         f"{_ci(s['first_round_no_set_odds_ci'], 2)}  ({first_note})",
         f"No set among {k} cards, later rounds     {_odds(s['later_rounds_no_set_odds'], 2):>10} "
         f"{_ci(s['later_rounds_no_set_odds_ci'], 2)}",
-        f"No set among {k + 3} cards in play         {_odds(s['no_set_odds_15']):>10} "
-        f"{_ci(s['no_set_odds_15_ci'], 1)}  ({s['tables_15']:,} tables)",
-        f"No set among {k + 6} cards in play         {_odds(s['no_set_odds_18']):>10} "
-        f"{_ci(s['no_set_odds_18_ci'], 1)}  ({s['tables_18']:,} tables)",
+        f"No set among {k + 3} cards in play         "
+        + _in_play(s["no_set_odds_15"], s["no_set_odds_15_ci"], s["tables_15"]),
+        f"No set among {k + 6} cards in play         "
+        + _in_play(s["no_set_odds_18"], s["no_set_odds_18_ci"], s["tables_18"]),
         f"Games never needing {k + 3} cards          {100 * s['never_needs_15_fraction']:9.2f}% "
         f"{_ci([100 * v for v in s['never_needs_15_fraction_ci']], 2)}",
         f"Mean sets among {k}, first deal          {s['first_deal_mean_sets_12']:10.4f} "
@@ -86,7 +92,7 @@ def _report(s: dict[str, Any]) -> str:
         s["rounds"], s["round_no_set_odds_12"], s["round_no_set_odds_12_ci"],
         s["round_tables_12"], strict=True,
     ):  # fmt: skip
-        lines.append(f"  round {r + 1:3d}  {_odds(odds, 2):>10} {_ci(ci, 2):>18}  ({n:,} tables)")
+        lines.append(f"  round {r:3d}  {_odds(odds, 2):>10} {_ci(ci, 2):>18}  ({n:,} tables)")
     lines.append("")
     lines.append("Sets on the table (fraction of tables met in play):")
     for cards, shares in s["sets_on_table"].items():
