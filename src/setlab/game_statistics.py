@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from setlab.cards import deck_size
+from setlab.errors import SetlabError
 from setlab.game import GameTally
 
 Z95 = 1.959963984540054
@@ -140,7 +141,7 @@ def exact_no_set_probability(cards: int, properties: int = 4) -> Fraction | None
         return None
     try:
         value = probability(cards, properties)
-    except Exception:  # the cap counter does not cover this case
+    except SetlabError:  # the cap counter does not cover this case
         return None
     return None if value is None else Fraction(value)
 
