@@ -152,8 +152,17 @@ def find_sets_bits(cards: Sequence[Vector]) -> list[Triple]:
     """
     if not cards:
         return []
-    properties = len(cards[0])
-    bits = [encode_bits(card) for card in cards]
+    return find_sets_packed([encode_bits(card) for card in cards], len(cards[0]))
+
+
+def find_sets_packed(bits: Sequence[int], properties: int = 4) -> list[Triple]:
+    """Method 4 on cards already packed by :func:`encode_bits` (the blog keeps them packed).
+
+    Examples
+    --------
+    >>> find_sets_packed([0b00000000, 0b00000001, 0b00000010, 0b01000000])
+    [(0, 1, 2)]
+    """
     have = [-1] * (4**properties)
     for position, b in enumerate(bits):
         have[b] = position
