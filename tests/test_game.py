@@ -206,7 +206,8 @@ def test_clustered_ratio_from_sums_equals_per_game_formula(pairs):
     if 0 < y.sum() < n.sum():
         g = len(n)
         half = 1.959963984540054 * math.sqrt(g / (g - 1) * ((y - p * n) ** 2).sum()) / n.sum()
-        assert estimate.high - estimate.value == pytest.approx(half)
+        # the sums formula cancels large terms: absolute slack for a zero residual
+        assert estimate.high - estimate.value == pytest.approx(half, abs=1e-7)
 
 
 def test_expected_sets_by_brute_force_in_the_plane():
