@@ -1,0 +1,91 @@
+"""The `setlab` command: same answers as the API, one JSON object with --json, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from setlab.cli import main
+from setlab.cli.demo import PAPER_BOARD
+
+SETLAB = [sys.executable, "-m", "setlab"]
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_find_json_on_the_paper_board(capsys):
+    code, out, err = run(capsys, "find", *PAPER_BOARD, "--json")
+    assert code == 0 and err == ""
+    answer = json.loads(out)
+    assert answer["properties"] == 4
+    assert len(answer["cards"]) == 12 and answer["cards"][0] == "1RSD"
+    assert len(answer["sets"]) == 14
+    assert all(s == sorted(s) and len(set(s)) == 3 for s in answer["sets"])
+
+
+def test_find_human_output_names_cards(capsys):
+    code, out, _ = run(capsys, "find", "1 red solid diamond", "2RSD", "2000")
+    assert code == 0
+    assert out.splitlines() == [
+        "3 cards, 1 set",
+        "  1. 1 red solid diamond  +  2 red solid diamonds  +  3 red solid diamonds",
+    ]
+
+
+def test_find_reads_a_file_with_comments(capsys, tmp_path):
+    path = tmp_path / "board.txt"
+    path.write_text("# my board\n1RSD\n\n2 red solid diamonds  # second\n3RSD\n")
+    code, out, _ = run(capsys, "find", "--file", str(path), "--json")
+    assert code == 0 and json.loads(out)["sets"] == [[0, 1, 2]]
+
+
+def test_third_and_deck(capsys):
+    code, out, _ = run(capsys, "third", "1RSD", "2GTS", "--json")
+    assert code == 0 and json.loads(out) == {"card": "3POO"}
+    code, out, _ = run(capsys, "deck", "--properties", "3")
+    assert code == 0 and len(out.splitlines()) == 27
+
+
+@pytest.mark.parametrize(
+    ("argv", "token"),
+    [
+        (["find", "1RSD", "2 blue solid diamonds"], "blue"),
+        (["find", "1RSD", "2 red solid"], "shape"),
+        (["find", "1RSD", "1RSD"], "duplicate"),
+        (["find", "012", "120"], "4 digits"),
+        (["find", "0120", "--properties", "3"], "3 digits"),
+        (["third", "1RSD", "1RSD"], "duplicate"),
+        (["find", "--file", "/no/such/file"], "cannot read"),
+        (["find", "1RSD", "--properties", "0"], "properties"),
+    ],
+)
+def test_bad_input_gives_one_line_and_exit_2(capsys, argv, token):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("error: ") and token in err
+
+
+def test_real_process_exit_codes_and_stdin():
+    bad = subprocess.run([*SETLAB, "find", "1RSD", "bogus"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip() == "error: unknown word 'bogus' in card 'bogus'"
+    empty = subprocess.run([*SETLAB, "find"], input="\n", capture_output=True, text=True)
+    assert empty.returncode == 2 and "empty board" in empty.stderr
+    piped = subprocess.run(
+        [*SETLAB, "find", "--json"], input="1RSD\n2RSD\n3RSD\n", capture_output=True, text=True
+    )
+    assert piped.returncode == 0 and json.loads(piped.stdout)["sets"] == [[0, 1, 2]]
+    usage = subprocess.run([*SETLAB, "nonsense"], capture_output=True, text=True)
+    assert usage.returncode == 2 and len(usage.stderr.strip().splitlines()) == 1
+
+
+def test_demo_solves_the_paper_board(capsys):
+    code, out, _ = run(capsys, "demo")
+    assert code == 0 and "14 sets found" in out

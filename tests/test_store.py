@@ -1,0 +1,58 @@
+"""The results store keeps the best witness and bound, survives reopening and failed writes."""
+
+from __future__ import annotations
+
+import pytest
+
+from setlab.errors import SetlabError
+from setlab.store import Store
+
+
+def test_best_witness_and_bound_are_kept(tmp_path):
+    path = tmp_path / "s.sqlite"
+    with Store(path) as store:
+        assert store.record_witness("maxsets", 4, 12, "max", 13, range(12), "first")
+        assert store.record_witness("maxsets", 4, 12, "max", 14, range(1, 13), "better")
+        assert not store.record_witness("maxsets", 4, 12, "max", 12, range(12), "worse")
+        assert store.record_bound("maxsets", 4, 12, "max", 20, {"why": "loose"}, "a")
+        assert store.record_bound("maxsets", 4, 12, "max", 14, {"why": "tight"}, "b")
+        assert not store.record_bound("maxsets", 4, 12, "max", 15, {"why": "worse"}, "c")
+    with Store(path) as store:
+        result = store.get("maxsets", 4, 12)
+        assert result.value == 14 and result.witness == list(range(1, 13))
+        assert result.witness_method == "better"
+        assert result.bound == 14 and result.proof["why"] == "tight" and result.proven
+        assert "numpy" in result.proof["software"]
+
+
+def test_min_problems_keep_the_smallest_value(tmp_path):
+    with Store(tmp_path / "s.sqlite") as store:
+        store.record_witness("minsets", 4, 30, "min", 9, range(30), "a")
+        store.record_witness("minsets", 4, 30, "min", 7, range(30), "b")
+        assert store.get("minsets", 4, 30).value == 7
+        with pytest.raises(SetlabError, match="min problem"):
+            store.record_witness("minsets", 4, 30, "max", 7, range(30), "c")
+
+
+def test_a_failed_write_leaves_the_store_unchanged(tmp_path):
+    with Store(tmp_path / "s.sqlite") as store:
+        store.record_witness("maxsets", 3, 9, "max", 12, range(9), "a")
+        with pytest.raises(TypeError):
+            store.record_witness("maxsets", 3, 9, "max", 13, [object()], "broken")
+        assert store.get("maxsets", 3, 9).value == 12
+
+
+def test_checkpoints(tmp_path):
+    with Store(tmp_path / "s.sqlite") as store:
+        store.finish_task("job", "a", {"classes": 3})
+        store.finish_task("job", "b", [1, 2])
+        assert store.finished_tasks("job") == {"a": {"classes": 3}, "b": [1, 2]}
+        store.forget_job("job")
+        assert store.finished_tasks("job") == {}
+
+
+def test_a_file_that_is_not_a_store_is_a_clear_error(tmp_path):
+    path = tmp_path / "junk.sqlite"
+    path.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(SetlabError, match="cannot open results store"):
+        Store(path)
