@@ -256,7 +256,7 @@ def counting_bound(properties: int, cards: int, sense: Sense) -> int:
     return min(math.comb(cards, 2) // 3, lines - m * (n_deck - 1) // 2 + math.comb(m, 2))
 
 
-def default_iterations(properties: int, cards: int) -> int:
+def default_iterations(properties: int) -> int:
     """Swaps proposed per annealing restart: 400 per card of the deck, at least 20 000."""
     return max(20_000, 400 * deck_size(properties))
 
@@ -302,7 +302,7 @@ def local_search(
     ):
         raise SetlabError("the budget must be positive and finite")
     sign = 1 if sense == "max" else -1
-    steps = default_iterations(properties, cards) if iterations is None else iterations
+    steps = default_iterations(properties) if iterations is None else iterations
     third = third_card_table(properties)
     greedy = cmm(properties).order[:cards].copy() if sense == "max" and properties >= 2 else None
     goal = counting_bound(properties, cards, sense) if target is None else target
