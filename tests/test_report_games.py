@@ -64,7 +64,7 @@ def test_exact_values_appear_only_when_the_hook_gives_them(tmp_path, monkeypatch
     )
     markdown = (tmp_path / "hook" / "report.md").read_text()
     assert real_games.NOT_AVAILABLE not in markdown
-    assert "30:1 against for 12 cards, from the cap count" in markdown
+    assert "No set among 12 random cards, exact (cap count): 30:1." in markdown
 
 
 def test_the_two_game_plots_are_standalone_svg_drawings():

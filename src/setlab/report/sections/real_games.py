@@ -107,7 +107,7 @@ def build(context: Context) -> Section:
     first = rounds[0].odds()
     no_set_15 = _no_set_rate(tally, 15).odds()
     random_15 = by_round(tally_15)[0].odds()
-    never = _percent(wilson(int(tally.largest_table[:13].sum()), tally.games))
+    never = _percent(wilson(int(tally.largest_table[: tally.deal + 1].sum()), tally.games))
     mean_12, mean_15 = _first_deal_mean(tally), _first_deal_mean(tally_15)
     play_12, play_15 = _mean_sets_in_play(tally, 12), _mean_sets_in_play(tally, 15)
     exact_12, exact_15 = expected_sets(12), expected_sets(15)
@@ -227,11 +227,10 @@ def build(context: Context) -> Section:
                 "values (220/79, 455/79) have no rounding: the interval must contain them."
             ),
             Text(
-                "Exact probability of no set among 12 (and 15) random cards: "
-                + (
-                    NOT_AVAILABLE + " (the simulated first-deal odds stand alone)."
-                    if isinstance(exact_rows[0], str)
-                    else f"{exact_rows[0]}:1 against for 12 cards, from the cap count."
+                " ".join(
+                    f"No set among {cards} random cards, "
+                    + (f"{exact}." if isinstance(exact, str) else f"exact (cap count): {exact}:1.")
+                    for cards, exact in zip((12, 15), exact_rows, strict=True)
                 )
             ),
             Claims(
