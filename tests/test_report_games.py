@@ -50,7 +50,9 @@ def test_exact_values_appear_only_when_the_hook_gives_them(tmp_path, monkeypatch
     report = build_report(tmp_path / "none", sections=[real_games], quick=True, progress=False)
     statements = [c.statement for c in report.sections[0].claims]
     assert not any("exact odds (cap count)" in s for s in statements)
-    assert real_games.NOT_AVAILABLE in (tmp_path / "none" / "report.md").read_text()
+    markdown = (tmp_path / "none" / "report.md").read_text()
+    row = next(line for line in markdown.splitlines() if "no set among 12 random cards (" in line)
+    assert row.endswith(f"| {real_games.NOT_AVAILABLE} |")
 
     fake = {12: Fraction(1, 31), 15: Fraction(1, 2701)}  # stand-ins, not the true values
     monkeypatch.setattr(real_games, "exact_no_set_probability", lambda k: fake[k])
@@ -65,6 +67,8 @@ def test_exact_values_appear_only_when_the_hook_gives_them(tmp_path, monkeypatch
     markdown = (tmp_path / "hook" / "report.md").read_text()
     assert real_games.NOT_AVAILABLE not in markdown
     assert "No set among 12 random cards, exact (cap count): 30:1." in markdown
+    row = next(line for line in markdown.splitlines() if "no set among 12 random cards (" in line)
+    assert f"| {float(fake[12]):.4g} [" in row  # the exact probability beside the simulated one
 
 
 def test_the_two_game_plots_are_standalone_svg_drawings():

@@ -158,35 +158,51 @@ def build(context: Context) -> Section:
               replace(n_play_15, value=play_15.high < exact_15)),
     ]  # fmt: skip
 
-    exact_rows = []
-    for cards, estimate, number in ((12, first, n_first), (15, random_15, n_random_15)):
-        p = exact_no_set_probability(cards)
-        if p is None:
-            exact_rows.append(NOT_AVAILABLE)
-            continue
-        n_exact = context.compute(
-            f"exact_no_set_probability({cards}) (cap count), as odds (1 - p)/p",
-            lambda p=p: float((1 - p) / p),
+    # The exact values come only from the cap count, through the hook; never hard-coded here.
+    no_set_rows, exact_odds = [], []
+    for cards, simulation, estimate, number in (
+        (12, played, first, n_first),
+        (15, dealt_15, random_15, n_random_15),
+    ):
+        probability = by_round(simulation.value)[0]
+        n_probability = _estimate(
+            simulation, probability, f"probability of no set, first deals of {cards}", "Wilson"
         )
-        exact_rows.append(n_exact)
-        claims.append(
-            Claim(
-                f"No set among {cards} random cards: exact odds (cap count) vs simulated",
-                n_exact.value,
-                number,
-                tolerance=_overlap_tolerance(estimate, n_exact.value, 0),
+        exact = context.compute(
+            f"exact_no_set_probability({cards}) (cap count)", exact_no_set_probability, cards
+        )
+        if exact.value is None:
+            exact_p: Number | str = NOT_AVAILABLE
+            exact_odds.append(NOT_AVAILABLE)
+        else:
+            exact_p = replace(exact, value=float(exact.value))
+            odds = replace(exact, value=float((1 - exact.value) / exact.value), how=f"{exact.how}"
+                           ", as odds (1 - p)/p")  # fmt: skip
+            exact_odds.append(odds)
+            claims.append(
+                Claim(
+                    f"No set among {cards} random cards: exact odds (cap count) vs simulated",
+                    odds.value,
+                    number,
+                    tolerance=_overlap_tolerance(estimate, odds.value, 0),
+                )
             )
-        )
+        no_set_rows.append(
+            (f"Probability of no set among {cards} random cards (first deals)", n_probability,
+             _interval(probability), f"{probability.observations:,} first deals", exact_p)
+        )  # fmt: skip
 
     estimates = Table(
         ("Figure", "setlab", "95% CI", "Observations", "Exact"),
         (
             ("Odds against no set among 12 cards, first round", n_first, _interval(first),
-             f"{first.observations:,} first deals", exact_rows[0]),
+             f"{first.observations:,} first deals", exact_odds[0]),
+            no_set_rows[0],
             ("Odds against no set among 15 cards in play", n_15, _interval(no_set_15),
              f"{no_set_15.observations:,} tables", "none (not random cards)"),
             ("Odds against no set among 15 random cards", n_random_15, _interval(random_15),
-             f"{random_15.observations:,} first deals", exact_rows[1]),
+             f"{random_15.observations:,} first deals", exact_odds[1]),
+            no_set_rows[1],
             ("Games never needing 15 cards (percent)", n_never, _interval(never),
              f"{never.observations:,} games", "none (depends on play)"),
             ("Mean sets among 12 random cards (first deals)", n_mean_12, _interval(mean_12),
@@ -230,7 +246,7 @@ def build(context: Context) -> Section:
                 " ".join(
                     f"No set among {cards} random cards, "
                     + (f"{exact}." if isinstance(exact, str) else f"exact (cap count): {exact}:1.")
-                    for cards, exact in zip((12, 15), exact_rows, strict=True)
+                    for cards, exact in zip((12, 15), exact_odds, strict=True)
                 )
             ),
             Claims(
