@@ -28,7 +28,7 @@ from setlab.report import (
     Text,
     build_report,
 )
-from setlab.report.sections import SECTIONS
+from setlab.report.sections import SECTIONS, real_games
 from setlab.store import Store
 
 
@@ -51,7 +51,9 @@ def _claim_rows(html: str) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def quick_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
-    assert main(["reproduce", "--quick", "--out", str(out)]) == 0
+    with pytest.MonkeyPatch.context() as patch:  # fewer games keep the suite fast
+        patch.setattr(real_games, "QUICK_GAMES", 20_000)
+        assert main(["reproduce", "--quick", "--out", str(out)]) == 0
     return out
 
 
@@ -69,6 +71,24 @@ def test_quick_report_holds_the_seed_values(quick_report):
     ]  # fmt: skip
     assert "**NO**" not in (quick_report / "report.md").read_text()
     assert "computed in this run" in html
+
+
+def test_quick_report_holds_the_game_odds(quick_report):
+    html = (quick_report / "index.html").read_text()
+    values = _claim_rows(html)
+    assert 25 < float(values["No set among 12 cards, first round: odds X:1"]) < 36
+    assert 80 < float(values["No set among 15 cards in play: odds X:1"]) < 100
+    assert 25 < float(values["Games never needing 15 cards (percent)"]) < 35
+    assert values["Average sets among 12 random cards, exact"] == "220/79"
+    assert values["Average sets among 15 random cards, exact"] == "455/79"
+    assert (
+        abs(float(values["Average sets among 12 random cards, simulated first deals"]) - 2.785)
+        < 0.05
+    )
+    assert values["In play the numbers are smaller: 12 cards"] == "True"
+    assert "20,000 games played by the rules" in html
+    assert real_games.NOT_AVAILABLE in html  # no cap counter on this branch: nothing invented
+    assert "images/games-odds-by-round.svg" in (quick_report / "report.md").read_text()
 
 
 def test_every_image_link_resolves(quick_report):

@@ -19,6 +19,7 @@ from tqdm import tqdm
 from setlab import __version__
 from setlab.errors import SetlabError
 from setlab.report.model import (
+    Claim,
     Claims,
     Context,
     Figure,
@@ -159,12 +160,20 @@ def _cell_markdown(cell: object, notes: _Notes) -> str:
     return str(cell).replace("|", "\\|")
 
 
+def _seed_text(claim: Claim) -> str:
+    """The seed's value, with the tolerance the claim allows when it has one."""
+    if claim.tolerance is None:
+        return format_value(claim.seed)
+    tolerance = claim.tolerance
+    width = f"{tolerance:,.0f}" if tolerance >= 100 else f"{tolerance:.2g}"
+    return f"{format_value(claim.seed)} ± {width}"
+
+
 def _rows(block: Table | Claims) -> tuple[tuple[str, ...], list[tuple[object, ...]], str]:
     if isinstance(block, Table):
         return block.headers, list(block.rows), block.caption
     rows: list[tuple[object, ...]] = [
-        (c.statement, format_value(c.seed), c.value, "yes" if c.agrees else "**NO**")
-        for c in block.claims
+        (c.statement, _seed_text(c), c.value, "yes" if c.agrees else "**NO**") for c in block.claims
     ]
     return ("Statement", "Seed says", "setlab", "Reproduced"), rows, block.caption
 

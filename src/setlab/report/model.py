@@ -83,15 +83,27 @@ class Number:
 
 @dataclass(frozen=True)
 class Claim:
-    """A seed's statement, the value it states, and setlab's number for it."""
+    """A seed's statement, the value it states, and setlab's number for it.
+
+    With a ``tolerance`` (for values the seed rounds, or setlab estimates), the claim agrees
+    when the two differ by at most the tolerance; without one they must be equal.
+
+    Examples
+    --------
+    >>> Claim("odds", 30, Number(29.84, "a simulation", 1.0), tolerance=0.83).agrees
+    True
+    """
 
     statement: str
     seed: Any
     value: Number
+    tolerance: float | None = None
 
     @property
     def agrees(self) -> bool:
-        """True iff setlab's number equals the seed's value."""
+        """True iff setlab's number equals the seed's value (within the tolerance, if any)."""
+        if self.tolerance is not None:
+            return bool(abs(self.value.value - self.seed) <= self.tolerance)
         return bool(self.value.value == self.seed)
 
 
