@@ -132,14 +132,15 @@ def _slug(title: str) -> str:
 
 
 class _Notes:
-    """Numbered provenance footnotes of one section."""
+    """Numbered provenance footnotes of one section; numbers of one provenance share a note."""
 
     def __init__(self) -> None:
         self.lines: list[str] = []
 
     def mark(self, number: Number) -> int:
-        self.lines.append(number.provenance)
-        return len(self.lines)
+        if number.provenance not in self.lines:
+            self.lines.append(number.provenance)
+        return self.lines.index(number.provenance) + 1
 
 
 def _cell_html(cell: object, notes: _Notes) -> str:

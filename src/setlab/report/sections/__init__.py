@@ -6,10 +6,11 @@ writing such a module and listing it in :data:`SECTIONS` (see docs/report.md).
 
 from setlab.report.sections import (
     blog_methods,
+    cmm,
     paper_configurations,
     real_games,
     wikipedia_basics,
 )
 
-SECTIONS = (paper_configurations, wikipedia_basics, real_games, blog_methods)
+SECTIONS = (paper_configurations, cmm, wikipedia_basics, real_games, blog_methods)
 """Section modules, in the order they appear in the report."""
