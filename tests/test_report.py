@@ -168,3 +168,23 @@ def test_figure_names_must_be_unique(tmp_path):
     twice = types.SimpleNamespace(__name__="twice", TITLE="Twice", build=build)
     with pytest.raises(SetlabError, match="'same' is malformed or used twice"):
         build_report(tmp_path, sections=[twice], progress=False)
+
+
+def test_quick_report_holds_the_cmm_section(quick_report):
+    html = (quick_report / "index.html").read_text()
+    values = _claim_rows(html)
+    assert values["CMM, 18 cards, 4 properties: sets"] == "35"
+    assert values["CMM, 18 cards, 3 properties: sets"] == "35"
+    assert values["18 cards with 36 sets exist (Table 3): local search witness, re-counted"] == "36"
+    assert "search beats CMM (+1)" in html
+
+
+def test_numbers_of_one_provenance_share_a_footnote(tmp_path):
+    def build(context: Context) -> Section:
+        run = context.compute("one run", len, range(5))
+        return Section("Toy", "a test", (Table(("a", "b"), ((run, run), (run, run))),))
+
+    toy = types.SimpleNamespace(__name__="toy", TITLE="Toy", build=build)
+    build_report(tmp_path, sections=[toy], progress=False)
+    markdown = (tmp_path / "report.md").read_text()
+    assert markdown.count("[1]") == 4 and "[2]" not in markdown

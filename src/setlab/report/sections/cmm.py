@@ -40,7 +40,7 @@ QUICK_SIZES_P4 = (16, 17, 18, 19, 20, 27, 54, 61)
 def _search(context: Context, properties: int, cards: int, restarts: int) -> Number:
     """A local search for the maximum as a Number whose value is its :class:`SearchResult`."""
     return context.compute(
-        f"local_search(P={properties}, n={cards}, seed={SEED}, restarts={restarts})",
+        f"local_search(P={properties}, n={cards}, seed={SEED}, at most {restarts} restarts)",
         local_search, properties, cards, "max", seconds=None, restarts=restarts, seed=SEED,
     )  # fmt: skip
 
@@ -102,7 +102,7 @@ def build(context: Context) -> Section:
               recount_18),
     )  # fmt: skip
 
-    headers = ("n", "CMM", f"local search ({restarts} restarts)", "counting bound", "")
+    headers = ("n", "CMM", "local search", "counting bound", "")
     rows_3 = _rows(context, 3, tuple(TABLE_3), cmm_3, restarts)
     rows_4 = _rows(context, 4, sizes_p4, cmm_4, restarts)
     cmm_misses = [n for n in TABLE_3 if cmm_3.value.sets[n] != TABLE_3[n]]
@@ -112,13 +112,15 @@ def build(context: Context) -> Section:
         (headers[0], "Table 3 (paper)", *headers[1:]),
         rows_3,
         "3 properties: CMM and the local search beside the paper's Table 3 (seed "
-        f"{SEED}, {restarts} restarts of {default_iterations(3):,} proposed swaps per n).",
+        f"{SEED}, at most {restarts} restarts of {default_iterations(3):,} proposed swaps per n, "
+        "stopping early at the counting bound).",
     )
     table_4 = Table(
         headers,
         rows_4,
-        f"4 properties: CMM against the local search (seed {SEED}, {restarts} restarts of "
-        f"{default_iterations(4):,} proposed swaps per n).",
+        f"4 properties: CMM against the local search (seed {SEED}, at most {restarts} "
+        f"restarts of {default_iterations(4):,} proposed swaps per n, stopping early at the "
+        "counting bound).",
     )
     order = " ".join(Card(c, 3).digits for c in cmm_3.value.order)
     return Section(
@@ -141,8 +143,9 @@ def build(context: Context) -> Section:
                 "so every value below is the same on any machine). `local_search` re-counts each "
                 "witness with `count_sets`, and the n = 18 witness is re-counted again here. "
                 "These are lower bounds for the maximum: a value is proven optimal only where "
-                "it meets the counting bound (a pair lies in one set at most; equality of the "
-                "second bound needs the complement to be a cap); with 3 properties it is the "
+                "it meets the counting bound `counting_bound` (sets <= C(n,2)/3 as a pair lies "
+                "in one set at most, and sets <= lines - m(3^P - 1)/2 + C(m,2) with m = 3^P - n, "
+                "with equality iff the other m cards form a cap); with 3 properties it is the "
                 "maximum for n >= 18, with 4 for n >= 61. At n = 18 with 3 properties it is "
                 f"{bound_18}, {optimal_18}."
             ),
