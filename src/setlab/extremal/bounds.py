@@ -41,7 +41,7 @@ def degree_bound(properties: int, cards: int) -> int:
     Examples
     --------
     >>> [degree_bound(4, n) for n in (3, 9, 27, 61, 81)]
-    [1, 12, 117, 800, 1080]
+    [1, 12, 117, 470, 1080]
     """
     if cards < 3:
         return 0
@@ -53,8 +53,8 @@ def slice_maxima(properties: int, known_max: dict[int, int]) -> list[int]:
 
     Examples
     --------
-    >>> slice_maxima(2, {})
-    [0, 0, 0, 1, 2, 3, 6, 8, 12, 12]
+    >>> slice_maxima(3, {})  # slices of AG(3,3) are planes AG(2,3): exact already
+    [0, 0, 0, 1, 1, 2, 3, 5, 8, 12]
     """
     flat = deck_size(properties - 1)
     return [
@@ -73,8 +73,8 @@ def slice_minima(
 
     Examples
     --------
-    >>> slice_minima(2, {})[-3:]
-    [2, 5, 12]
+    >>> slice_minima(3, {})[-3:]
+    [5, 8, 12]
     """
     known_min = known_min or {}
     flat = deck_size(properties - 1)
@@ -183,10 +183,11 @@ def slice_program(
     return SliceProgram(tuple(variables), tuple(rows))
 
 
-def solve_highs(program: SliceProgram, maximize: bool = False) -> tuple[str, int | None, float]:
+def solve_highs(program: SliceProgram, sense: int = 0) -> tuple[str, int | None, float]:
     """Solve with HiGHS (through scipy.optimize.milp): (status, L found, seconds).
 
-    Status is one of "infeasible", "feasible", "optimal" (when maximizing L), "unknown". HiGHS
+    ``sense`` 1 maximizes L, -1 minimizes it, 0 only decides feasibility. Status is one of
+    "infeasible", "feasible", "optimal" (when optimizing L), "unknown". HiGHS
     is reached through scipy because the ``highspy`` and ``ortools`` wheels export clashing
     HiGHS symbols and cannot be loaded in one process.
 
@@ -204,7 +205,7 @@ def solve_highs(program: SliceProgram, maximize: bool = False) -> tuple[str, int
     row_low = [-np.inf if lo is None else lo for _, lo, _ in program.rows]
     row_high = [np.inf if hi is None else hi for _, _, hi in program.rows]
     cost = np.zeros(width)
-    cost[0] = -1.0 if maximize else 0.0
+    cost[0] = -float(sense)
     result = milp(
         cost,
         constraints=LinearConstraint(matrix, row_low, row_high),
@@ -218,7 +219,7 @@ def solve_highs(program: SliceProgram, maximize: bool = False) -> tuple[str, int
     if result.status == 2:
         return "infeasible", None, seconds
     if result.status == 0:
-        return ("optimal" if maximize else "feasible"), round(result.x[0]), seconds
+        return ("optimal" if sense else "feasible"), round(result.x[0]), seconds
     return "unknown", None, seconds
 
 
@@ -269,12 +270,12 @@ def write_mps(program: SliceProgram, path: str) -> None:
         handle.write("\n".join(lines) + "\n")
 
 
-def solve_cpsat(program: SliceProgram, maximize: bool = False) -> tuple[str, int | None, float]:
+def solve_cpsat(program: SliceProgram, sense: int = 0) -> tuple[str, int | None, float]:
     """Solve with OR-Tools CP-SAT (exact integer arithmetic): same contract as :func:`solve_highs`.
 
     Examples
     --------
-    >>> solve_cpsat(slice_program(4, 9, 13, 12, {}))[0]
+    >>> solve_cpsat(slice_program(4, 10, 13, 15, {9: 12}))[0]
     'infeasible'
     """
     start = time.perf_counter()
@@ -286,8 +287,8 @@ def solve_cpsat(program: SliceProgram, maximize: bool = False) -> tuple[str, int
             model.add(expression >= lo)
         if hi is not None:
             model.add(expression <= hi)
-    if maximize:
-        model.maximize(columns[0])
+    if sense:
+        model.maximize(sense * columns[0])
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = SOLVER_SECONDS
     solver.parameters.num_workers = 1
@@ -295,8 +296,8 @@ def solve_cpsat(program: SliceProgram, maximize: bool = False) -> tuple[str, int
     seconds = time.perf_counter() - start
     if status == cp_model.INFEASIBLE:
         return "infeasible", None, seconds
-    if status == cp_model.OPTIMAL or (status == cp_model.FEASIBLE and not maximize):
-        return ("optimal" if maximize else "feasible"), int(solver.value(columns[0])), seconds
+    if status == cp_model.OPTIMAL or (status == cp_model.FEASIBLE and not sense):
+        return ("optimal" if sense else "feasible"), int(solver.value(columns[0])), seconds
     return "unknown", None, seconds
 
 
@@ -412,28 +413,10 @@ def prove_min_bound(
     return record
 
 
-def verify_max_bound(record: dict) -> bool:
-    """Re-check a proof record of :func:`prove_max_bound` or :func:`prove_min_bound`.
-
-    Rebuilds the program from the record's parameters, compares its sha256 with the stored one
-    and re-solves it with CP-SAT if HiGHS found it (and conversely); "counting" records are
-    re-checked by arithmetic.
-
-    Examples
-    --------
-    >>> record = prove_max_bound(4, 10, 13, {9: 12})
-    >>> verify_max_bound(record), verify_max_bound({**record, "low": 12})
-    (True, False)
-    """
+def _check_range_record(record: dict) -> bool:
+    """Re-check a record refuting low <= sets(S) <= high (independent solver, same model)."""
     properties, cards = int(record["properties"]), int(record["cards"])
     low, high = int(record["low"]), int(record["high"])
-    claim = record.get("claim", "")
-    if claim.startswith("max") and (
-        high != degree_bound(properties, cards) or claim != f"max <= {low - 1}"
-    ):
-        return False
-    if claim.startswith("min") and (low != 0 or claim != f"min >= {high + 1}"):
-        return False
     if record["method"] == "counting":
         return low > high
     if record["method"] != "slice-ilp":
@@ -447,27 +430,113 @@ def verify_max_bound(record: dict) -> bool:
     return _SOLVERS[other](program)[0] == "infeasible"
 
 
+def verify_max_bound(record: dict) -> bool:
+    """Re-check a proof record of :func:`prove_max_bound` or :func:`prove_min_bound`.
+
+    Checks that the claim matches the refuted range (the whole of [threshold, degree bound] for
+    a maximum, [0, threshold] for a minimum), rebuilds the program from the record's parameters,
+    compares its sha256 with the stored one and re-solves it with CP-SAT if HiGHS found it (and
+    conversely); "counting" records are re-checked by arithmetic.
+
+    Examples
+    --------
+    >>> record = prove_max_bound(4, 10, 13, {9: 12})
+    >>> verify_max_bound(record), verify_max_bound({**record, "low": 12})
+    (True, False)
+    """
+    properties, cards = int(record["properties"]), int(record["cards"])
+    low, high = int(record["low"]), int(record["high"])
+    claim = record.get("claim")
+    if claim == f"max <= {low - 1}" and high == degree_bound(properties, cards):
+        return _check_range_record(record)
+    if claim == f"min >= {high + 1}" and low == 0:
+        return _check_range_record(record)
+    return False
+
+
+def _optimum(properties: int, cards: int, sense: int, known_max: dict[int, int]) -> int:
+    """HiGHS's optimum of L over the whole program (sense 1: maximum, -1: minimum)."""
+    high = degree_bound(properties, cards)
+    status, best, _ = solve_highs(slice_program(properties, cards, 0, high, known_max), sense)
+    if status != "optimal" or best is None:
+        return high if sense > 0 else 0
+    return best
+
+
 def max_upper_bound(
     properties: int, cards: int, known_max: dict[int, int]
 ) -> tuple[int, dict | None]:
     """The least U with a proof that no n-card configuration has more than U sets.
 
-    HiGHS maximizes L over the program (all of [0, degree bound]); the proof then refutes
-    L >= U + 1 with both solvers, raising U while it fails.
+    HiGHS maximizes L over the program; the proof then refutes L >= U + 1 with both solvers,
+    raising U while that fails (never past the degree bound, where "counting" proves it).
 
     Examples
     --------
     >>> max_upper_bound(4, 9, {9: 12})[0]
     12
     """
-    high = degree_bound(properties, cards)
-    status, best, _ = solve_highs(
-        slice_program(properties, cards, 0, high, known_max), maximize=True
-    )
-    upper = high if status != "optimal" or best is None else best
-    while upper < high:
-        record = prove_max_bound(properties, cards, upper + 1, known_max)
-        if record is not None:
-            return upper, record
+    upper = _optimum(properties, cards, 1, known_max)
+    while (record := prove_max_bound(properties, cards, upper + 1, known_max)) is None:
         upper += 1
-    return high, prove_max_bound(properties, cards, high + 1, known_max)
+    return upper, record
+
+
+def min_lower_bound(
+    properties: int, cards: int, known_max: dict[int, int]
+) -> tuple[int, dict | None]:
+    """The greatest l with a proof that every n-card configuration has at least l sets.
+
+    Returns (l, record); l = 0 needs no proof (record None).
+
+    Examples
+    --------
+    >>> table3 = {k: v for k, v in zip(range(3, 28), [1, 1, 2, 3, 5, 8, 12, 12, 13, 14, 16, 19,
+    ...     23, 26, 30, 36, 41, 47, 54, 62, 71, 81, 92, 104, 117])}  # the paper's Table 3
+    >>> min_lower_bound(4, 21, table3)[0]  # no 21-cap in AG(4,3)
+    1
+    """
+    lower = _optimum(properties, cards, -1, known_max)
+    while lower > 0:
+        record = prove_min_bound(properties, cards, lower - 1, known_max, {})
+        if record is not None:
+            return lower, record
+        lower -= 1
+    return 0, None
+
+
+def bound_table(
+    properties: int, known_max: dict[int, int], lower_bounds: dict[int, int]
+) -> list[dict]:
+    """For every n = 0..3^P: the best proven upper bound on M_P(n), its method and proof record.
+
+    ``known_max`` holds proven upper bounds on M_{P-1}(k) (exact maxima or not: only their
+    validity matters); ``lower_bounds[n]`` are values attained by known witnesses (not checked
+    here). Each row: cards, lower, upper, meets, method ("counting" or "slice-ilp"), seconds,
+    proof, and the complement's proven minimum m_P(N - n) >= N(N-1)/6 - n(N-n)/2 - upper.
+
+    Examples
+    --------
+    >>> rows = bound_table(2, {0: 0, 1: 0, 2: 0, 3: 1}, {9: 12})
+    >>> [row["upper"] for row in rows], rows[9]["meets"]
+    ([0, 0, 0, 1, 1, 2, 3, 5, 8, 12], True)
+    """
+    rows = []
+    for cards in range(deck_size(properties) + 1):
+        start = time.perf_counter()
+        upper, record = max_upper_bound(properties, cards, known_max)
+        lower = lower_bounds.get(cards)
+        rows.append(
+            {
+                "properties": properties,
+                "cards": cards,
+                "lower": lower,
+                "upper": upper,
+                "meets": lower == upper,
+                "method": record["method"],
+                "complement_min_at_least": complement_sets(properties, cards, upper),
+                "seconds": round(time.perf_counter() - start, 3),
+                "proof": record,
+            }
+        )
+    return rows
