@@ -73,72 +73,103 @@ def local_search(
     return np.flatnonzero(best)
 
 
-def best_witness(properties, n, seeds, sense, steps, rng):
-    """The best of the seeds and of a local search from each, by a fresh count_sets."""
-    candidates = []
-    for seed in seeds:
-        candidates.append(np.asarray(seed, dtype=np.int64))
-        candidates.append(local_search(properties, candidates[-1], sense, steps, rng))
-    return max(candidates, key=lambda board: sense * count_sets(board, properties))
+def best_witness(properties, seeds, steps, rng):
+    """The best of the seeds and of a local search from the two best, by a fresh count_sets."""
+    seeds = sorted(seeds, key=lambda board: -count_sets(board, properties))
+    candidates = list(seeds[:2])
+    candidates += [local_search(properties, seed, 1, steps, rng) for seed in seeds[:2]]
+    return max(candidates, key=lambda board: count_sets(board, properties))
 
 
-def main() -> None:
-    rng = np.random.default_rng(2026)
-    start = time.perf_counter()
-    m2 = brute_force_maxima(2)
-    upper3 = {k: max_upper_bound(3, k, m2)[0] for k in range(28)}
-    seconds3 = time.perf_counter() - start
-    witness3 = {}
-    for k in range(28):
-        seeds = [rng.choice(27, k, replace=False) for _ in range(3)]
-        witness3[k] = best_witness(3, k, seeds, 1, 300, rng)
-    lower3 = {k: count_sets(witness3[k], 3) for k in range(28)}
-    print(f"AG(3,3): upper bounds from brute force of AG(2,3) in {seconds3:.2f} s")
-    print("  k  witness  upper  paper")
-    for k in range(28):
-        print(f"{k:3d} {lower3[k]:8d} {upper3[k]:6d} {PAPER_TABLE_3[k]:6d}")
-    settled3 = sum(lower3[k] == upper3[k] for k in range(28))
-    print(f"AG(3,3): {settled3}/28 values settled (witness = upper bound)")
+def lift_witnesses(properties, lower, steps, rng):
+    """Witnesses for every n in AG(P,3) from witnesses ``lower[k]`` of AG(P-1,3).
 
-    # Witnesses in AG(4,3): the hyperplanes H_s = {x_0 = s}, each a copy of AG(3,3) (card index
-    # 27 s + i is the point (s, digits of i)).
-    hyper = np.arange(81).reshape(3, 27)
-    witness4 = {}
-    for n in range(82):
-        seeds = [rng.choice(81, n, replace=False)]
-        if n <= 27:
-            seeds.append(witness3[n])
-        for b in range(max(0, n - 54), min(27, n - 27) + 1):  # H0 full, b cards in H1, rest in H2
-            c = n - 27 - b
-            if 0 <= c <= 27:
-                seeds.append(np.concatenate([hyper[0], 27 + witness3[b], 54 + witness3[c]]))
-        witness4[n] = best_witness(4, n, seeds, 1, 150, rng)
-    for n in range(82):  # complements of good large boards are good small ones, and conversely
-        rest = np.setdiff1d(np.arange(81), witness4[81 - n])
-        if count_sets(rest, 4) > count_sets(witness4[n], 4):
-            witness4[n] = rest
-    lower4 = {n: count_sets(witness4[n], 4) for n in range(82)}
+    Seeds: a random board; the (P-1)-dimensional witness in the hyperplane H_0 = {x_0 = 0};
+    H_0 full with witnesses for b and c cards in H_1 and H_2 (all b c pairs across complete to
+    a set through H_0). Card (s, i) has index s 3^(P-1) + i. Then complements: of few-set
+    boards found by a minimizing search (caps) and of the other witnesses.
+    """
+    flat = 3 ** (properties - 1)
+    size = 3 * flat
+    witness = {}
+    for n in range(size + 1):
+        seeds = [rng.choice(size, n, replace=False)]
+        if n <= flat:
+            seeds.append(lower[n])
+        for b in range(max(0, n - 2 * flat), min(flat, n - flat) + 1):
+            c = n - flat - b
+            if 0 <= c <= flat:
+                seeds.append(
+                    np.concatenate([np.arange(flat), flat + lower[b], 2 * flat + lower[c]])
+                )
+        witness[n] = best_witness(properties, seeds, steps, rng)
+    for n in range(size // 2 + 1):  # few-set boards (caps first), whose complements are dense
+        sparse = min(
+            (
+                local_search(properties, rng.choice(size, n, replace=False), -1, 4 * steps, rng)
+                for _ in range(2)
+            ),
+            key=lambda board: count_sets(board, properties),
+        )
+        dense = np.setdiff1d(np.arange(size), sparse)
+        if count_sets(dense, properties) > count_sets(witness[size - n], properties):
+            witness[size - n] = dense
+    for n in range(size + 1):
+        rest = np.setdiff1d(np.arange(size), witness[size - n])
+        if count_sets(rest, properties) > count_sets(witness[n], properties):
+            witness[n] = rest
+    return witness
 
-    start = time.perf_counter()
-    rows = bound_table(4, upper3, lower4)
-    seconds4 = time.perf_counter() - start
-    print(f"\nAG(4,3): upper bounds from the AG(3,3) bounds in {seconds4:.2f} s")
-    print("  n  M witness  M upper  method     seconds  settled | m(81-n) in [lower, witness]")
+
+def report(properties, rows, seconds):
+    size = 3**properties
+    below = properties - 1
+    print(f"\nAG({properties},3): upper bounds from the AG({below},3) bounds in {seconds:.2f} s")
+    print("  n  M witness  M upper  method     seconds  settled | m(N-n) in [lower, witness]")
     for row in rows:
         n = row["cards"]
-        low_min = complement_sets(4, n, row["upper"])
-        witness_min = complement_sets(4, n, row["lower"])
+        low_min = complement_sets(properties, n, row["upper"])
+        witness_min = complement_sets(properties, n, row["lower"])
         print(
             f"{n:3d} {row['lower']:10d} {row['upper']:8d}  {row['method']:9s} "
             f"{row['seconds']:8.3f}  {'yes' if row['meets'] else 'NO ':3s}    | "
-            f"m({81 - n}) in [{low_min}, {witness_min}]"
+            f"m({size - n}) in [{low_min}, {witness_min}]"
         )
-    settled = sum(row["meets"] for row in rows)
     open_n = [row["cards"] for row in rows if not row["meets"]]
+    print(f"AG({properties},3) open n (max): {open_n}")
+    return sum(row["meets"] for row in rows)
+
+
+def main() -> None:
+    top = 5 if "--p5" in sys.argv[1:] else 4
+    rng = np.random.default_rng(2026)
+    start = time.perf_counter()
+    m2 = brute_force_maxima(2)
+    upper = {k: max_upper_bound(3, k, m2)[0] for k in range(28)}
+    seconds3 = time.perf_counter() - start
+    lower = {}
+    for k in range(28):
+        seeds = [rng.choice(27, k, replace=False) for _ in range(3)]
+        lower[k] = best_witness(3, seeds, 300, rng)
+    print(f"AG(3,3): upper bounds from brute force of AG(2,3) in {seconds3:.2f} s")
+    print("  k  witness  upper  paper")
+    for k in range(28):
+        print(f"{k:3d} {count_sets(lower[k], 3):8d} {upper[k]:6d} {PAPER_TABLE_3[k]:6d}")
+    settled3 = sum(count_sets(lower[k], 3) == upper[k] for k in range(28))
+    print(f"AG(3,3): {settled3}/28 values settled (witness = upper bound)")
+    total = seconds3
+    for properties in range(4, top + 1):
+        lower = lift_witnesses(properties, lower, 150 if properties == 4 else 40, rng)
+        counts = {n: count_sets(board, properties) for n, board in lower.items()}
+        start = time.perf_counter()
+        rows = bound_table(properties, upper, counts)
+        seconds = time.perf_counter() - start
+        total += seconds
+        settled = report(properties, rows, seconds)
+        upper = {row["cards"]: row["upper"] for row in rows}
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"open n (max): {open_n}")
-    print(f"peak memory {peak:.0f} MiB, total {time.perf_counter() - start + seconds3:.1f} s")
-    print(f"AG(4,3): {settled}/82 maxima settled by slice programs + witnesses", file=sys.stdout)
+    print(f"peak memory {peak:.0f} MiB, bound programs {total:.1f} s in all")
+    print(f"AG({top},3): {settled}/{3**top + 1} maxima settled by slice programs + witnesses")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,9 @@ from setlab.extremal.identities import (
 SOLVER_SECONDS = 60.0
 """Time limit per solver call; an undecided model proves nothing."""
 
+RETRIES = 3
+"""Thresholds tried above an optimum before falling back to the degree bound."""
+
 
 def degree_bound(properties: int, cards: int) -> int:
     """The counting upper bound on sets(S) for |S| = n.
@@ -469,7 +472,8 @@ def max_upper_bound(
     """The least U with a proof that no n-card configuration has more than U sets.
 
     HiGHS maximizes L over the program; the proof then refutes L >= U + 1 with both solvers,
-    raising U while that fails (never past the degree bound, where "counting" proves it).
+    raising U while that fails, at most ``RETRIES`` times, then falling back to the degree bound
+    (which "counting" proves).
 
     Examples
     --------
@@ -477,9 +481,13 @@ def max_upper_bound(
     12
     """
     upper = _optimum(properties, cards, 1, known_max)
-    while (record := prove_max_bound(properties, cards, upper + 1, known_max)) is None:
+    for _ in range(RETRIES):  # a failed proof just above HiGHS's optimum: try a little higher
+        record = prove_max_bound(properties, cards, upper + 1, known_max)
+        if record is not None:
+            return upper, record
         upper += 1
-    return upper, record
+    upper = degree_bound(properties, cards)
+    return upper, prove_max_bound(properties, cards, upper + 1, known_max)
 
 
 def min_lower_bound(
@@ -497,7 +505,9 @@ def min_lower_bound(
     1
     """
     lower = _optimum(properties, cards, -1, known_max)
-    while lower > 0:
+    for _ in range(RETRIES):
+        if lower <= 0:
+            break
         record = prove_min_bound(properties, cards, lower - 1, known_max, {})
         if record is not None:
             return lower, record
