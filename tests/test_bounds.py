@@ -26,8 +26,10 @@ from setlab.extremal.identities import (
     power_sums,
     slice_sizes,
 )
+from setlab.extremal.nearcaps import cap_classes, prove_min_near_caps, verify_near_caps
 from setlab.find import count_sets
 from setlab.geometry import flats, lines, parallel_classes, random_affine_map
+from setlab.symmetry import orbit_size
 
 # The seed paper's Table 3 (maximum sets among k cards of AG(3,3)), used as input data only.
 PAPER_TABLE_3 = dict(
@@ -258,3 +260,47 @@ def test_upper_bounds_for_every_n_of_ag43():
     for n in range(82):
         upper, record = max_upper_bound(4, n, PAPER_TABLE_3)
         assert upper >= PAPER_TABLE_3.get(n, 0) and verify_max_bound(record)
+
+
+def brute_force_minima(properties: int) -> dict[int, int]:
+    n = 3**properties
+    least = dict.fromkeys(range(n + 1), 10**9)
+    for mask in range(1 << n):
+        board = [i for i in range(n) if mask >> i & 1]
+        least[len(board)] = min(least[len(board)], count_sets(board, properties))
+    return least
+
+
+def test_cap_classification_counts_all_caps_of_ag23():
+    # Orbit-stabiliser: the orbit sizes of the cap classes add up to the number of caps.
+    levels = cap_classes(2, 9)
+    caps = dict.fromkeys(range(10), 0)
+    for mask in range(1 << 9):
+        board = [i for i in range(9) if mask >> i & 1]
+        caps[len(board)] += count_sets(board, 2) == 0
+    assert [sum(orbit_size(c, 2) for c in level) for level in levels] == [
+        caps[k] for k in range(10)
+    ]
+
+
+def test_cap_classes_of_ag43_small_levels():
+    levels = cap_classes(4, 4)
+    totals = [sum(orbit_size(c, 4) for c in level) for level in levels]
+    # k-caps: all k-subsets but those containing a set (a 4-subset holds at most one set).
+    assert totals == [1, 81, 3240, 85320 - 1080, 1663740 - 1080 * 78]
+
+
+def test_near_cap_minima_match_brute_force_in_ag23():
+    least = brute_force_minima(2)
+    for n in range(10):
+        if least[n] > 0:
+            record = prove_min_near_caps(2, n, least[n] - 1)
+            assert record is not None and record["claim"] == f"min >= {least[n]}"
+            assert verify_near_caps(record)
+        assert prove_min_near_caps(2, n, least[n]) is None  # a board with least[n] sets exists
+
+
+@pytest.mark.slow
+def test_21_cards_of_ag43_hold_at_least_3_sets():
+    record = prove_min_near_caps(4, 21, 2)
+    assert record is not None and record["cap_classes"][19:] == [1]
