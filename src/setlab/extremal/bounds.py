@@ -27,9 +27,16 @@ from setlab.extremal.identities import (
     complement_sets,
     power_sums,
 )
+from setlab.extremal.nearcaps import prove_min_near_caps, verify_near_caps
 
 SOLVER_SECONDS = 60.0
 """Time limit per solver call; an undecided model proves nothing."""
+
+NEAR_CAP_PROPERTIES = 4
+"""Largest P whose caps :mod:`setlab.extremal.nearcaps` classifies (AG(4,3): about 2 minutes)."""
+
+NEAR_CAP_BUDGET = 5
+"""Most sets a near-cap search allows: boards of n cards with <= t sets are caps plus t cards."""
 
 RETRIES = 3
 """Thresholds tried above an optimum before falling back to the degree bound."""
@@ -378,13 +385,28 @@ def prove_max_bound(
 
     References
     ----------
-    D. S. Wilson et al., "The maximum number of sets for n cards" (seed paper), Tables 1 and 3.
+    J. Stevens and D. Wilson, "The Maximum Number of Sets for 12 Cards is 14" (2025), Tables 1, 3.
     """
     high = degree_bound(properties, cards)
     record = _refute_range(properties, cards, threshold, high, known_max, None, mps_path)
     if record is not None:
         record["claim"] = f"max <= {threshold - 1}"
-    return record
+        return record
+    rest = deck_size(properties) - cards  # S has >= T sets iff S^c has <= the complement's count
+    budget = complement_sets(properties, cards, threshold)
+    if properties <= NEAR_CAP_PROPERTIES and 0 <= budget <= NEAR_CAP_BUDGET:
+        inner = prove_min_near_caps(properties, rest, budget)
+        if inner is not None:
+            return {
+                "method": "near-cap-complement",
+                "properties": properties,
+                "cards": cards,
+                "low": threshold,
+                "high": high,
+                "claim": f"max <= {threshold - 1}",
+                "complement": inner,
+            }
+    return None
 
 
 def prove_min_bound(
@@ -413,7 +435,10 @@ def prove_min_bound(
     record = _refute_range(properties, cards, 0, threshold, known_max, known_min, mps_path)
     if record is not None:
         record["claim"] = f"min >= {threshold + 1}"
-    return record
+        return record
+    if properties <= NEAR_CAP_PROPERTIES and 0 <= threshold <= NEAR_CAP_BUDGET:
+        return prove_min_near_caps(properties, cards, threshold)
+    return None
 
 
 def _check_range_record(record: dict) -> bool:
@@ -448,8 +473,18 @@ def verify_max_bound(record: dict) -> bool:
     (True, False)
     """
     properties, cards = int(record["properties"]), int(record["cards"])
-    low, high = int(record["low"]), int(record["high"])
     claim = record.get("claim")
+    if record["method"] == "near-cap":
+        return claim == f"min >= {int(record['threshold']) + 1}" and verify_near_caps(record)
+    low, high = int(record["low"]), int(record["high"])
+    if record["method"] == "near-cap-complement":
+        inner = record["complement"]
+        return (
+            claim == f"max <= {low - 1}"
+            and inner["cards"] == deck_size(properties) - cards
+            and inner["threshold"] == complement_sets(properties, cards, low)
+            and verify_near_caps(inner)
+        )
     if claim == f"max <= {low - 1}" and high == degree_bound(properties, cards):
         return _check_range_record(record)
     if claim == f"min >= {high + 1}" and low == 0:
@@ -473,7 +508,8 @@ def max_upper_bound(
 
     HiGHS maximizes L over the program; the proof then refutes L >= U + 1 with both solvers,
     raising U while that fails, at most ``RETRIES`` times, then falling back to the degree bound
-    (which "counting" proves).
+    (which "counting" proves). Then U is lowered while :func:`prove_max_bound` still refutes
+    L >= U (the near-cap search on the complement, for P <= 4 and few complement sets).
 
     Examples
     --------
@@ -484,10 +520,15 @@ def max_upper_bound(
     for _ in range(RETRIES):  # a failed proof just above HiGHS's optimum: try a little higher
         record = prove_max_bound(properties, cards, upper + 1, known_max)
         if record is not None:
-            return upper, record
+            break
         upper += 1
-    upper = degree_bound(properties, cards)
-    return upper, prove_max_bound(properties, cards, upper + 1, known_max)
+    else:
+        upper = degree_bound(properties, cards)
+        record = prove_max_bound(properties, cards, upper + 1, known_max)
+    # below the program's optimum only the near-cap search (on the complement) can help
+    while upper > 0 and (lower := prove_max_bound(properties, cards, upper, known_max)):
+        upper, record = upper - 1, lower
+    return upper, record
 
 
 def min_lower_bound(

@@ -32,20 +32,20 @@ def cap_classes(properties: int, size: int) -> tuple[tuple[tuple[int, ...], ...]
     >>> [len(level) for level in cap_classes(3, 10)]  # AG(3,3): the largest caps have 9 cards
     [1, 1, 1, 1, 2, 2, 3, 2, 3, 1, 0]
     """
+    if size == 0:
+        return (((),),)  # one level holding one cap, the empty one
+    levels = cap_classes(properties, size - 1)  # cached: each level is built once per P
     table = third_card_table(properties).astype(np.int64)
-    levels: list[tuple[tuple[int, ...], ...]] = [((),)]
-    for _ in range(size):
-        found: dict[bytes, tuple[int, ...]] = {}
-        for cap in levels[-1]:
-            blocked = np.zeros(len(table), dtype=bool)
-            members = np.array(cap, dtype=np.int64)
-            blocked[members] = True
-            blocked[table[np.ix_(members, members)].ravel()] = True  # third cards of secants
-            for card in np.flatnonzero(~blocked):
-                bigger = tuple(sorted((*cap, int(card))))
-                found.setdefault(certificate(bigger, properties), bigger)
-        levels.append(tuple(found.values()))
-    return tuple(levels)
+    found: dict[bytes, tuple[int, ...]] = {}
+    for cap in levels[-1]:
+        blocked = np.zeros(len(table), dtype=bool)
+        members = np.array(cap, dtype=np.int64)
+        blocked[members] = True
+        blocked[table[np.ix_(members, members)].ravel()] = True  # third cards of secants
+        for card in np.flatnonzero(~blocked):
+            bigger = tuple(sorted((*cap, int(card))))
+            found.setdefault(certificate(bigger, properties), bigger)
+    return (*levels, tuple(found.values()))
 
 
 def _extensions(
@@ -88,7 +88,8 @@ def _extensions(
                 return found
         return None
 
-    return nodes, extend(0, extra, 0, list(cap))
+    board = extend(0, extra, 0, list(cap))
+    return nodes, board
 
 
 def prove_min_near_caps(properties: int, cards: int, threshold: int) -> dict | None:
