@@ -130,9 +130,9 @@ def slice_program(
 
     Examples
     --------
-    >>> program = slice_program(4, 9, 13, 12, {})
-    >>> program.variables[0], len(program.rows) > 3
-    (('L', 13, 12), True)
+    >>> program = slice_program(4, 12, 14, 20, {})
+    >>> program.variables[:2], program.rows[0][1:]  # L, a first type, and sum x_t = 40
+    ((('L', 14, 20), ('x_12_0_0', 0, 40)), (40, 40))
     """
     flat = deck_size(properties - 1)
     c = class_count(properties)
