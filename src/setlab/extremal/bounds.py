@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib.metadata import version
 
@@ -557,14 +558,18 @@ def min_lower_bound(
 
 
 def bound_table(
-    properties: int, known_max: dict[int, int], lower_bounds: dict[int, int]
+    properties: int,
+    known_max: dict[int, int],
+    lower_bounds: dict[int, int],
+    cards: Iterable[int] | None = None,
 ) -> list[dict]:
     """For every n = 0..3^P: the best proven upper bound on M_P(n), its method and proof record.
 
     ``known_max`` holds proven upper bounds on M_{P-1}(k) (exact maxima or not: only their
     validity matters); ``lower_bounds[n]`` are values attained by known witnesses (not checked
-    here). Each row: cards, lower, upper, meets, method ("counting" or "slice-ilp"), seconds,
-    proof, and the complement's proven minimum m_P(N - n) >= N(N-1)/6 - n(N-n)/2 - upper.
+    here); ``cards`` restricts the rows to those n. Each row: cards, lower, upper, meets, method
+    ("counting", "slice-ilp" or "near-cap-complement"), seconds, proof, and the complement's
+    proven minimum m_P(N - n) >= N(N-1)/6 - n(N-n)/2 - upper.
 
     Examples
     --------
@@ -573,19 +578,19 @@ def bound_table(
     ([0, 0, 0, 1, 1, 2, 3, 5, 8, 12], True)
     """
     rows = []
-    for cards in range(deck_size(properties) + 1):
+    for n in range(deck_size(properties) + 1) if cards is None else cards:
         start = time.perf_counter()
-        upper, record = max_upper_bound(properties, cards, known_max)
-        lower = lower_bounds.get(cards)
+        upper, record = max_upper_bound(properties, n, known_max)
+        lower = lower_bounds.get(n)
         rows.append(
             {
                 "properties": properties,
-                "cards": cards,
+                "cards": n,
                 "lower": lower,
                 "upper": upper,
                 "meets": lower == upper,
                 "method": record["method"],
-                "complement_min_at_least": complement_sets(properties, cards, upper),
+                "complement_min_at_least": complement_sets(properties, n, upper),
                 "seconds": round(time.perf_counter() - start, 3),
                 "proof": record,
             }
