@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from setlab.errors import SetlabError
 from setlab.extremal.bounds import (
     degree_bound,
     max_upper_bound,
@@ -240,6 +243,9 @@ def test_records_verify_and_tampering_fails():
     assert not verify_max_bound({**record, "low": 47})
     assert not verify_max_bound({**record, "known_max": {**record["known_max"], "20": 40}})
     assert prove_max_bound(4, 20, 47, PAPER_TABLE_3) is None  # 47 sets: 27-flat minus 7 cards
+    assert verify_max_bound(json.loads(json.dumps(record)))  # records survive JSON
+    with pytest.raises(SetlabError):
+        prove_max_bound(4, 82, 1, PAPER_TABLE_3)
 
 
 def test_min_bound_and_complement():

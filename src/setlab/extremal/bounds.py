@@ -21,6 +21,7 @@ from ortools.sat.python import cp_model
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from setlab.cards import deck_size
+from setlab.errors import SetlabError
 from setlab.extremal.identities import (
     across_bounds,
     class_count,
@@ -329,6 +330,8 @@ def _refute_range(
     mps_path: str | None,
 ) -> dict | None:
     """A proof record that no n-card S has low <= sets(S) <= high, or None."""
+    if not 0 <= cards <= deck_size(properties):
+        raise SetlabError(f"AG({properties},3) has {deck_size(properties)} cards, not {cards}")
     base = {
         "properties": properties,
         "cards": cards,
