@@ -310,6 +310,7 @@ def test_near_cap_minima_match_brute_force_in_ag23():
 def test_21_cards_of_ag43_hold_at_least_3_sets():
     record = prove_min_near_caps(4, 21, 2)
     assert record is not None and record["cap_classes"][19:] == [1]
+    assert verify_near_caps(record)  # includes the orbit-stabiliser extension count check
     assert prove_min_near_caps(4, 21, 3) is None  # some 19-cap plus 2 cards holds 3 sets
     # By the complement identity: 60 cards hold at most 1080 - 21*60/2 - 3 = 447 sets.
     record = prove_max_bound(4, 60, 448, PAPER_TABLE_3)

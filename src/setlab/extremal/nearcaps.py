@@ -130,8 +130,37 @@ def prove_min_near_caps(properties: int, cards: int, threshold: int) -> dict | N
     }
 
 
+def extension_count_check(properties: int, size: int) -> bool:
+    """Orbit-stabiliser check of the classification: (k+1) N_{k+1} = sum over k-caps of e(C).
+
+    Counting pairs (k-cap C, card extending it to a cap) two ways, with N_k the number of
+    k-caps (sum of the orbit sizes |AGL| / |Aut| of the classes) and e(C) the cards on no secant
+    of C. A merge of inequivalent caps or a missed class breaks the identity.
+
+    Examples
+    --------
+    >>> extension_count_check(3, 10)
+    True
+    """
+    table = third_card_table(properties).astype(np.int64)
+    levels = cap_classes(properties, size)
+    totals = [sum(orbit_size(cap, properties) for cap in level) for level in levels]
+    for k in range(size):
+        pairs = 0
+        for cap in levels[k]:
+            blocked = np.zeros(len(table), dtype=bool)
+            members = np.array(cap, dtype=np.int64)
+            blocked[members] = True
+            blocked[table[np.ix_(members, members)].ravel()] = True
+            pairs += orbit_size(cap, properties) * int((~blocked).sum())
+        if pairs != (k + 1) * totals[k + 1]:
+            return False
+    return True
+
+
 def verify_near_caps(record: dict) -> bool:
-    """Re-run the classification and the extensions; compare every count with the record.
+    """Re-run the extensions, check the classification by :func:`extension_count_check`, and
+    compare every count with the record.
 
     Examples
     --------
@@ -140,4 +169,8 @@ def verify_near_caps(record: dict) -> bool:
     """
     again = prove_min_near_caps(record["properties"], record["cards"], record["threshold"])
     keys = ("claim", "cap_size", "cap_classes", "caps_per_level", "extension_nodes")
-    return again is not None and all(again[key] == record[key] for key in keys)
+    return (
+        again is not None
+        and all(again[key] == record[key] for key in keys)
+        and extension_count_check(record["properties"], record["cap_size"])
+    )
