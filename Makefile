@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(VENV)/bin/setlab demo
+	$(VENV)/bin/setlab reproduce
 
 test: $(STAMP)
 	$(PY) -m pytest -q
