@@ -1,0 +1,601 @@
+"""Upper and lower bounds on the number of sets among n cards of AG(P,3), by integer programs.
+
+x_t counts the parallel classes cutting S in slice sizes t = (a >= b >= c). The identities of
+:mod:`setlab.extremal.identities` are linear in (x, L); per class L = inside + across with the
+inside sets between the (P-1)-dimensional minima and maxima of the slices and the across sets
+bounded by :func:`~setlab.extremal.identities.across_bounds`, and summed over classes the inside
+sets number K1 L. An infeasible integer program refutes the claimed range of L.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib.metadata import version
+
+import numpy as np
+from ortools.sat.python import cp_model
+from scipy.optimize import Bounds, LinearConstraint, milp
+
+from setlab.cards import deck_size
+from setlab.errors import SetlabError
+from setlab.extremal.identities import (
+    across_bounds,
+    class_count,
+    classes_through_direction,
+    complement_sets,
+    power_sums,
+)
+from setlab.extremal.nearcaps import prove_min_near_caps, verify_near_caps
+
+SOLVER_SECONDS = 60.0
+"""Time limit per solver call; an undecided model proves nothing."""
+
+NEAR_CAP_PROPERTIES = 4
+"""Largest P whose caps :mod:`setlab.extremal.nearcaps` classifies (AG(4,3): about 2 minutes)."""
+
+NEAR_CAP_BUDGET = 5
+"""Most sets a near-cap search allows: boards of n cards with <= t sets are caps plus t cards."""
+
+RETRIES = 3
+"""Thresholds tried above an optimum before falling back to the degree bound."""
+
+
+def degree_bound(properties: int, cards: int) -> int:
+    """The counting upper bound on sets(S) for |S| = n.
+
+    A card of S lies in at most floor((n-1)/2) sets of S (its partners pair up), so 3L <=
+    n floor((n-1)/2); and sets(S) = N(N-1)/6 - n(N-n)/2 - sets(S^c) <= N(N-1)/6 - n(N-n)/2.
+
+    Examples
+    --------
+    >>> [degree_bound(4, n) for n in (3, 9, 27, 61, 81)]
+    [1, 12, 117, 470, 1080]
+    """
+    if cards < 3:
+        return 0
+    return min(cards * ((cards - 1) // 2) // 3, complement_sets(properties, cards, 0))
+
+
+def slice_maxima(properties: int, known_max: dict[int, int]) -> list[int]:
+    """Upper bounds M_{P-1}(k), k = 0..3^(P-1): ``known_max`` where given, else the degree bound.
+
+    Examples
+    --------
+    >>> slice_maxima(3, {})  # slices of AG(3,3) are planes AG(2,3): exact already
+    [0, 0, 0, 1, 1, 2, 3, 5, 8, 12]
+    """
+    flat = deck_size(properties - 1)
+    return [
+        min(known_max.get(k, degree_bound(properties - 1, k)), degree_bound(properties - 1, k))
+        for k in range(flat + 1)
+    ]
+
+
+def slice_minima(
+    properties: int, known_max: dict[int, int], known_min: dict[int, int] | None = None
+) -> list[int]:
+    """Lower bounds m_{P-1}(k): the complement identity sets(A) = T - k(N'-k)/2 - sets(A^c).
+
+    With A^c of N' - k cards holding at most M_{P-1}(N' - k) sets (N' = 3^(P-1), T = N'(N'-1)/6),
+    and ``known_min`` where it says more.
+
+    Examples
+    --------
+    >>> slice_minima(3, {})[-3:]
+    [5, 8, 12]
+    """
+    known_min = known_min or {}
+    flat = deck_size(properties - 1)
+    maxima = slice_maxima(properties, known_max)
+    return [
+        max(0, complement_sets(properties - 1, k, maxima[flat - k]), known_min.get(k, 0))
+        for k in range(flat + 1)
+    ]
+
+
+@dataclass(frozen=True)
+class SliceProgram:
+    """The integer program in canonical, hashable form: all variables integer, all data integer.
+
+    ``variables`` are (name, lower, upper); ``rows`` are (coefficients as (column, value) pairs,
+    lower, upper) with None for an absent side.
+    """
+
+    variables: tuple[tuple[str, int, int], ...]
+    rows: tuple[tuple[tuple[tuple[int, int], ...], int | None, int | None], ...]
+
+    def canonical(self) -> str:
+        return json.dumps({"variables": self.variables, "rows": self.rows}, separators=(",", ":"))
+
+    def digest(self) -> str:
+        """sha256 of the canonical JSON text of the model."""
+        return hashlib.sha256(self.canonical().encode()).hexdigest()
+
+
+def slice_program(
+    properties: int,
+    cards: int,
+    low: int,
+    high: int,
+    known_max: dict[int, int],
+    known_min: dict[int, int] | None = None,
+) -> SliceProgram:
+    """The integer program whose integer points are the class profiles with low <= L <= high.
+
+    Columns: L, then per admissible type t one count x_t and, where the type allows only part of
+    [low, high], a switch y_t with x_t <= C y_t and y_t = 1 forcing L into the type's range
+    [min inside + min across, max inside + max across].
+
+    Examples
+    --------
+    >>> program = slice_program(4, 12, 14, 20, {})
+    >>> program.variables[:2], program.rows[0][1:]  # L, a first type, and sum x_t = 40
+    ((('L', 14, 20), ('x_12_0_0', 0, 40)), (40, 40))
+    """
+    flat = deck_size(properties - 1)
+    c = class_count(properties)
+    k1 = classes_through_direction(properties, 1)
+    maxima = slice_maxima(properties, known_max)
+    minima = slice_minima(properties, known_max, known_min)
+    _, second, third_at_zero = power_sums(properties, cards, 0)
+    per_set = power_sums(properties, cards, 1)[2] - third_at_zero  # 6 (K1 - K2)
+
+    variables: list[tuple[str, int, int]] = [("L", low, high)]
+    count_row: list[tuple[int, int]] = []
+    square_row: list[tuple[int, int]] = []
+    cube_row: list[tuple[int, int]] = [(0, -per_set)]
+    inside_high: list[tuple[int, int]] = [(0, -k1)]
+    inside_low: list[tuple[int, int]] = [(0, -k1)]
+    across_high: list[tuple[int, int]] = [(0, -(c - k1))]
+    across_low: list[tuple[int, int]] = [(0, -(c - k1))]
+    switches: list[tuple[tuple[tuple[int, int], ...], int | None, int | None]] = []
+    for a in range(min(flat, cards), -1, -1):
+        for b in range(min(a, cards - a), -1, -1):
+            rest = cards - a - b
+            if rest > b:
+                break
+            size = (a, b, rest)
+            lo_across, hi_across = across_bounds(*size, flat)
+            hi_inside = sum(maxima[s] for s in size)
+            lo_inside = sum(minima[s] for s in size)
+            cap, floor = hi_inside + hi_across, lo_inside + lo_across
+            if cap < low or floor > high:  # no class of this type can occur
+                continue
+            column = len(variables)
+            variables.append((f"x_{a}_{b}_{rest}", 0, c))
+            count_row.append((column, 1))
+            square_row.append((column, sum(s * s for s in size)))
+            cube_row.append((column, sum(s**3 for s in size)))
+            inside_high.append((column, hi_inside))
+            inside_low.append((column, lo_inside))
+            across_high.append((column, hi_across))
+            across_low.append((column, lo_across))
+            if cap < high or floor > low:
+                switch = len(variables)
+                variables.append((f"y_{a}_{b}_{rest}", 0, 1))
+                switches.append((((column, 1), (switch, -c)), None, 0))
+                if cap < high:  # y = 1 => L <= cap
+                    switches.append((((0, 1), (switch, high - cap)), None, high))
+                if floor > low:  # y = 1 => L >= floor
+                    switches.append((((0, 1), (switch, low - floor)), low, None))
+    rows = [
+        (tuple(count_row), c, c),
+        (tuple(square_row), second, second),
+        (tuple(cube_row), third_at_zero, third_at_zero),
+        (tuple(inside_high), 0, None),
+        (tuple(inside_low), None, 0),
+        (tuple(across_high), 0, None),
+        (tuple(across_low), None, 0),
+        *switches,
+    ]
+    return SliceProgram(tuple(variables), tuple(rows))
+
+
+def solve_highs(program: SliceProgram, sense: int = 0) -> tuple[str, int | None, float]:
+    """Solve with HiGHS (through scipy.optimize.milp): (status, L found, seconds).
+
+    ``sense`` 1 maximizes L, -1 minimizes it, 0 only decides feasibility. Status is one of
+    "infeasible", "feasible", "optimal" (when optimizing L), "unknown". HiGHS
+    is reached through scipy because the ``highspy`` and ``ortools`` wheels export clashing
+    HiGHS symbols and cannot be loaded in one process.
+
+    Examples
+    --------
+    >>> solve_highs(slice_program(4, 10, 13, 15, {9: 12}))[0]
+    'infeasible'
+    """
+    start = time.perf_counter()
+    width = len(program.variables)
+    matrix = np.zeros((len(program.rows), width))
+    for r, (coefficients, _, _) in enumerate(program.rows):
+        for i, v in coefficients:
+            matrix[r, i] = v
+    row_low = [-np.inf if lo is None else lo for _, lo, _ in program.rows]
+    row_high = [np.inf if hi is None else hi for _, _, hi in program.rows]
+    cost = np.zeros(width)
+    cost[0] = -float(sense)
+    result = milp(
+        cost,
+        constraints=LinearConstraint(matrix, row_low, row_high),
+        integrality=np.ones(width),
+        bounds=Bounds(
+            [lo for _, lo, _ in program.variables], [hi for _, _, hi in program.variables]
+        ),
+        options={"time_limit": SOLVER_SECONDS, "presolve": True},
+    )
+    seconds = time.perf_counter() - start
+    if result.status == 2:
+        return "infeasible", None, seconds
+    if result.status == 0:
+        return ("optimal" if sense else "feasible"), round(result.x[0]), seconds
+    return "unknown", None, seconds
+
+
+def write_mps(program: SliceProgram, path: str) -> None:
+    """Write the program as a fixed-integer MPS file (all columns integer, no objective).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     write_mps(slice_program(4, 10, 13, 15, {9: 12}), os.path.join(d, "m.mps"))
+    ...     open(os.path.join(d, "m.mps")).readline().strip()
+    'NAME slice_program'
+    """
+    names = [name for name, _, _ in program.variables]
+    lines = ["NAME slice_program", "ROWS", " N obj"]
+    senses = []
+    for r, (_, lo, hi) in enumerate(program.rows):
+        sense = "E" if lo == hi else ("G" if hi is None else ("L" if lo is None else "G"))
+        senses.append(sense)
+        lines.append(f" {sense} r{r}")
+    lines.append("COLUMNS")
+    lines.append(" MARKER 'MARKER' 'INTORG'")
+    entries: dict[int, list[tuple[int, int]]] = {}
+    for r, (coefficients, _, _) in enumerate(program.rows):
+        for i, v in coefficients:
+            entries.setdefault(i, []).append((r, v))
+    for i, name in enumerate(names):
+        lines.extend(f" {name} r{r} {v}" for r, v in entries.get(i, []))
+    lines.append(" MARKER 'MARKER' 'INTEND'")
+    lines.append("RHS")
+    for r, (_, lo, hi) in enumerate(program.rows):
+        lines.append(f" rhs r{r} {hi if senses[r] == 'L' else lo}")
+    ranged = [
+        (r, hi - lo)
+        for r, (_, lo, hi) in enumerate(program.rows)
+        if lo is not None and hi is not None and lo != hi
+    ]
+    if ranged:
+        lines.append("RANGES")
+        lines.extend(f" rng r{r} {width}" for r, width in ranged)
+    lines.append("BOUNDS")
+    for name, lo, hi in program.variables:
+        lines.append(f" LO bnd {name} {lo}")
+        lines.append(f" UP bnd {name} {hi}")
+    lines.append("ENDATA")
+    with open(path, "w") as handle:
+        handle.write("\n".join(lines) + "\n")
+
+
+def solve_cpsat(program: SliceProgram, sense: int = 0) -> tuple[str, int | None, float]:
+    """Solve with OR-Tools CP-SAT (exact integer arithmetic): same contract as :func:`solve_highs`.
+
+    Examples
+    --------
+    >>> solve_cpsat(slice_program(4, 10, 13, 15, {9: 12}))[0]
+    'infeasible'
+    """
+    start = time.perf_counter()
+    model = cp_model.CpModel()
+    columns = [model.new_int_var(lo, hi, name) for name, lo, hi in program.variables]
+    for coefficients, lo, hi in program.rows:
+        expression = sum(v * columns[i] for i, v in coefficients)
+        if lo is not None:
+            model.add(expression >= lo)
+        if hi is not None:
+            model.add(expression <= hi)
+    if sense:
+        model.maximize(sense * columns[0])
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = SOLVER_SECONDS
+    solver.parameters.num_workers = 1
+    status = solver.solve(model)
+    seconds = time.perf_counter() - start
+    if status == cp_model.INFEASIBLE:
+        return "infeasible", None, seconds
+    if status == cp_model.OPTIMAL or (status == cp_model.FEASIBLE and not sense):
+        return ("optimal" if sense else "feasible"), int(solver.value(columns[0])), seconds
+    return "unknown", None, seconds
+
+
+_SOLVERS = {"highs": solve_highs, "cp-sat": solve_cpsat}
+
+
+def _versions() -> dict[str, str]:
+    return {"scipy": version("scipy"), "ortools": version("ortools"), "setlab": version("setlab")}
+
+
+def _refute_range(
+    properties: int,
+    cards: int,
+    low: int,
+    high: int,
+    known_max: dict[int, int],
+    known_min: dict[int, int] | None,
+    mps_path: str | None,
+) -> dict | None:
+    """A proof record that no n-card S has low <= sets(S) <= high, or None."""
+    if not 0 <= cards <= deck_size(properties):
+        raise SetlabError(f"AG({properties},3) has {deck_size(properties)} cards, not {cards}")
+    base = {
+        "properties": properties,
+        "cards": cards,
+        "low": low,
+        "high": high,
+        "known_max": {str(k): v for k, v in sorted(known_max.items())},
+        "known_min": {str(k): v for k, v in sorted((known_min or {}).items())},
+        "versions": _versions(),
+    }
+    if low > high:
+        return {**base, "method": "counting", "model_sha256": None, "statuses": {}}
+    program = slice_program(properties, cards, low, high, known_max, known_min)
+    if mps_path:
+        write_mps(program, mps_path)
+    statuses, seconds = {}, {}
+    for name, solve in _SOLVERS.items():
+        status, _, elapsed = solve(program)
+        statuses[name], seconds[name] = status, round(elapsed, 4)
+        if status != "infeasible":
+            return None
+    return {
+        **base,
+        "method": "slice-ilp",
+        "model_sha256": program.digest(),
+        "variables": len(program.variables),
+        "constraints": len(program.rows),
+        "statuses": statuses,
+        "seconds": seconds,
+        "found_by": "highs",
+    }
+
+
+def prove_max_bound(
+    properties: int,
+    cards: int,
+    threshold: int,
+    known_max: dict[int, int],
+    mps_path: str | None = None,
+) -> dict | None:
+    """Proof record refuting "some n-card configuration of AG(P,3) has >= threshold sets".
+
+    ``known_max[k]`` must be a proven maximum M_{P-1}(k) for k cards of AG(P-1,3); missing k fall
+    back to :func:`degree_bound`. Sets of S range over [threshold, degree_bound]; the record says
+    "counting" when that range is empty, else "slice-ilp" with the model's hash and the
+    statuses of HiGHS and CP-SAT, both "infeasible". None when the program is feasible or either
+    solver does not decide. ``mps_path`` writes the model as MPS.
+
+    Examples
+    --------
+    >>> table3 = {9: 12}  # the paper's Table 3 value M_3(9) = 12, as input data
+    >>> prove_max_bound(4, 9, 13, table3)["method"]
+    'counting'
+    >>> prove_max_bound(4, 10, 13, table3)["statuses"]
+    {'highs': 'infeasible', 'cp-sat': 'infeasible'}
+
+    References
+    ----------
+    J. Stevens and D. Wilson, "The Maximum Number of Sets for 12 Cards is 14" (2025), Tables 1, 3.
+    """
+    high = degree_bound(properties, cards)
+    record = _refute_range(properties, cards, threshold, high, known_max, None, mps_path)
+    if record is not None:
+        record["claim"] = f"max <= {threshold - 1}"
+        return record
+    rest = deck_size(properties) - cards  # S has >= T sets iff S^c has <= the complement's count
+    budget = complement_sets(properties, cards, threshold)
+    if properties <= NEAR_CAP_PROPERTIES and 0 <= budget <= NEAR_CAP_BUDGET:
+        inner = prove_min_near_caps(properties, rest, budget)
+        if inner is not None:
+            return {
+                "method": "near-cap-complement",
+                "properties": properties,
+                "cards": cards,
+                "low": threshold,
+                "high": high,
+                "claim": f"max <= {threshold - 1}",
+                "complement": inner,
+            }
+    return None
+
+
+def prove_min_bound(
+    properties: int,
+    cards: int,
+    threshold: int,
+    known_max: dict[int, int],
+    known_min: dict[int, int],
+    mps_path: str | None = None,
+) -> dict | None:
+    """Proof record refuting "some n-card configuration of AG(P,3) has <= threshold sets".
+
+    The same program with sets(S) in [0, threshold]; slice minima come from ``known_min`` and
+    from ``known_max`` via the complement identity m_{P-1}(k) = T' - k(N'-k)/2 - M_{P-1}(N'-k)
+    (T' = N'(N'-1)/6, N' = 3^(P-1)). In AG(P,3) itself the identity turns this into a maximum
+    bound for the complement: min over n cards >= t+1 iff max over N-n cards <=
+    N(N-1)/6 - n(N-n)/2 - (t+1).
+
+    Examples
+    --------
+    >>> table3 = {k: v for k, v in zip(range(3, 28), [1, 1, 2, 3, 5, 8, 12, 12, 13, 14, 16, 19,
+    ...     23, 26, 30, 36, 41, 47, 54, 62, 71, 81, 92, 104, 117])}  # the paper's Table 3
+    >>> prove_min_bound(4, 80, 1000, table3, {})["claim"]
+    'min >= 1001'
+    """
+    record = _refute_range(properties, cards, 0, threshold, known_max, known_min, mps_path)
+    if record is not None:
+        record["claim"] = f"min >= {threshold + 1}"
+        return record
+    if properties <= NEAR_CAP_PROPERTIES and 0 <= threshold <= NEAR_CAP_BUDGET:
+        return prove_min_near_caps(properties, cards, threshold)
+    return None
+
+
+def _check_range_record(record: dict) -> bool:
+    """Re-check a record refuting low <= sets(S) <= high (independent solver, same model)."""
+    properties, cards = int(record["properties"]), int(record["cards"])
+    low, high = int(record["low"]), int(record["high"])
+    if record["method"] == "counting":
+        return low > high
+    if record["method"] != "slice-ilp":
+        return False
+    known_max = {int(k): int(v) for k, v in record["known_max"].items()}
+    known_min = {int(k): int(v) for k, v in record["known_min"].items()}
+    program = slice_program(properties, cards, low, high, known_max, known_min)
+    if program.digest() != record["model_sha256"]:
+        return False
+    other = "cp-sat" if record.get("found_by") == "highs" else "highs"
+    return _SOLVERS[other](program)[0] == "infeasible"
+
+
+def verify_max_bound(record: dict) -> bool:
+    """Re-check a proof record of :func:`prove_max_bound` or :func:`prove_min_bound`.
+
+    Checks that the claim matches the refuted range (the whole of [threshold, degree bound] for
+    a maximum, [0, threshold] for a minimum), rebuilds the program from the record's parameters,
+    compares its sha256 with the stored one and re-solves it with CP-SAT if HiGHS found it (and
+    conversely); "counting" records are re-checked by arithmetic.
+
+    Examples
+    --------
+    >>> record = prove_max_bound(4, 10, 13, {9: 12})
+    >>> verify_max_bound(record), verify_max_bound({**record, "low": 12})
+    (True, False)
+    """
+    properties, cards = int(record["properties"]), int(record["cards"])
+    claim = record.get("claim")
+    if record["method"] == "near-cap":
+        return claim == f"min >= {int(record['threshold']) + 1}" and verify_near_caps(record)
+    low, high = int(record["low"]), int(record["high"])
+    if record["method"] == "near-cap-complement":
+        inner = record["complement"]
+        return (
+            claim == f"max <= {low - 1}"
+            and inner["cards"] == deck_size(properties) - cards
+            and inner["threshold"] == complement_sets(properties, cards, low)
+            and verify_near_caps(inner)
+        )
+    if claim == f"max <= {low - 1}" and high == degree_bound(properties, cards):
+        return _check_range_record(record)
+    if claim == f"min >= {high + 1}" and low == 0:
+        return _check_range_record(record)
+    return False
+
+
+def _optimum(properties: int, cards: int, sense: int, known_max: dict[int, int]) -> int:
+    """HiGHS's optimum of L over the whole program (sense 1: maximum, -1: minimum)."""
+    high = degree_bound(properties, cards)
+    status, best, _ = solve_highs(slice_program(properties, cards, 0, high, known_max), sense)
+    if status != "optimal" or best is None:
+        return high if sense > 0 else 0
+    return best
+
+
+def max_upper_bound(
+    properties: int, cards: int, known_max: dict[int, int]
+) -> tuple[int, dict | None]:
+    """The least U with a proof that no n-card configuration has more than U sets.
+
+    HiGHS maximizes L over the program; the proof then refutes L >= U + 1 with both solvers,
+    raising U while that fails, at most ``RETRIES`` times, then falling back to the degree bound
+    (which "counting" proves). Then U is lowered while :func:`prove_max_bound` still refutes
+    L >= U (the near-cap search on the complement, for P <= 4 and few complement sets).
+
+    Examples
+    --------
+    >>> max_upper_bound(4, 9, {9: 12})[0]
+    12
+    """
+    upper = _optimum(properties, cards, 1, known_max)
+    for _ in range(RETRIES):  # a failed proof just above HiGHS's optimum: try a little higher
+        record = prove_max_bound(properties, cards, upper + 1, known_max)
+        if record is not None:
+            break
+        upper += 1
+    else:
+        upper = degree_bound(properties, cards)
+        record = prove_max_bound(properties, cards, upper + 1, known_max)
+    # below the program's optimum only the near-cap search (on the complement) can help
+    while upper > 0 and (lower := prove_max_bound(properties, cards, upper, known_max)):
+        upper, record = upper - 1, lower
+    return upper, record
+
+
+def min_lower_bound(
+    properties: int, cards: int, known_max: dict[int, int]
+) -> tuple[int, dict | None]:
+    """The greatest l with a proof that every n-card configuration has at least l sets.
+
+    Returns (l, record); l = 0 needs no proof (record None).
+
+    Examples
+    --------
+    >>> table3 = {k: v for k, v in zip(range(3, 28), [1, 1, 2, 3, 5, 8, 12, 12, 13, 14, 16, 19,
+    ...     23, 26, 30, 36, 41, 47, 54, 62, 71, 81, 92, 104, 117])}  # the paper's Table 3
+    >>> min_lower_bound(4, 21, table3)[0]  # no 21-cap in AG(4,3)
+    1
+    """
+    lower = _optimum(properties, cards, -1, known_max)
+    for _ in range(RETRIES):
+        if lower <= 0:
+            break
+        record = prove_min_bound(properties, cards, lower - 1, known_max, {})
+        if record is not None:
+            return lower, record
+        lower -= 1
+    return 0, None
+
+
+def bound_table(
+    properties: int,
+    known_max: dict[int, int],
+    lower_bounds: dict[int, int],
+    cards: Iterable[int] | None = None,
+) -> list[dict]:
+    """For every n = 0..3^P: the best proven upper bound on M_P(n), its method and proof record.
+
+    ``known_max`` holds proven upper bounds on M_{P-1}(k) (exact maxima or not: only their
+    validity matters); ``lower_bounds[n]`` are values attained by known witnesses (not checked
+    here); ``cards`` restricts the rows to those n. Each row: cards, lower, upper, meets, method
+    ("counting", "slice-ilp" or "near-cap-complement"), seconds, proof, and the complement's
+    proven minimum m_P(N - n) >= N(N-1)/6 - n(N-n)/2 - upper.
+
+    Examples
+    --------
+    >>> rows = bound_table(2, {0: 0, 1: 0, 2: 0, 3: 1}, {9: 12})
+    >>> [row["upper"] for row in rows], rows[9]["meets"]
+    ([0, 0, 0, 1, 1, 2, 3, 5, 8, 12], True)
+    """
+    rows = []
+    for n in range(deck_size(properties) + 1) if cards is None else cards:
+        start = time.perf_counter()
+        upper, record = max_upper_bound(properties, n, known_max)
+        lower = lower_bounds.get(n)
+        rows.append(
+            {
+                "properties": properties,
+                "cards": n,
+                "lower": lower,
+                "upper": upper,
+                "meets": lower == upper,
+                "method": record["method"],
+                "complement_min_at_least": complement_sets(properties, n, upper),
+                "seconds": round(time.perf_counter() - start, 3),
+                "proof": record,
+            }
+        )
+    return rows
