@@ -31,7 +31,8 @@ import pynauty
 from setlab.cards import check_properties
 from setlab.errors import SetlabError
 from setlab.executor import default_workers, run_tasks
-from setlab.geometry import affine_group_order, parallel_classes, third_card_table
+from setlab.extremal.bigcaps import best_construction
+from setlab.geometry import affine_group_order, indices_of, parallel_classes, third_card_table
 from setlab.store import Store
 
 MAX_SEARCH_CARDS = 256
@@ -128,9 +129,7 @@ def _deck(properties: int, values: int) -> Deck:
         ).astype(np.int32)
         group_order = math.factorial(values) ** properties * math.factorial(properties)
         # one vertex per property joined to its V slices: the coloured graph's group is S_V wr S_P
-        extra = [
-            list(range(n + p * values, n + (p + 1) * values)) for p in range(len(slices))
-        ]
+        extra = [list(range(n + p * values, n + (p + 1) * values)) for p in range(len(slices))]
     flat = slices.reshape(-1, slices.shape[-1])
     adjacency = {n + s: [int(c) for c in members] for s, members in enumerate(flat)}
     first_extra = n + len(flat)
@@ -208,10 +207,10 @@ def _coloured(d: Deck, cap: np.ndarray) -> pynauty.Graph:
     return graph
 
 
-def _stabiliser(d: Deck, cap: np.ndarray) -> tuple[float, np.ndarray]:
-    """|Aut(cap)| in G (as nauty's float) and the orbit representative of every card."""
+def _stabiliser(d: Deck, cap: np.ndarray) -> tuple[tuple[float, int], np.ndarray]:
+    """|Aut(cap)| in G as nauty's (mantissa, exponent) and the orbit representative of cards."""
     _, mantissa, exponent, orbits, _ = pynauty.autgrp(_coloured(d, cap))
-    return mantissa * 10.0**exponent, np.asarray(orbits[: d.size], dtype=np.int64)
+    return (mantissa, exponent), np.asarray(orbits[: d.size], dtype=np.int64)
 
 
 @cache
@@ -292,11 +291,13 @@ def _extend_level(
     caps: list[list[int]],
     target: int | None,
     slice_bound: int,
+    deadline: float | None = None,
 ) -> dict[str, Any]:
     """Children (one per class) of a chunk of class representatives of k-caps, and statistics.
 
     With ``target`` set, caps that provably cannot grow to ``target`` cards are dropped
-    (``pruned``) and no counts are made. Statistics: ``labelled`` = sum of orbit sizes,
+    (``pruned``) and no counts are made. Past the wall-clock ``deadline`` (``time.time()``) the
+    task stops and says ``timed_out``. Statistics: ``labelled`` = sum of orbit sizes,
     ``complete`` / ``complete_classes`` = caps with no free card, ``extensions`` = sum over the
     caps S of the class of |orbit(S)| * |free(S)| (= (k + 1) caps(k + 1), a cross-check).
     """
@@ -306,6 +307,8 @@ def _extend_level(
     children: list[list[int]] = []
     cards = np.arange(n)
     for members in caps:
+        if deadline is not None and time.time() > deadline:
+            return {"children": children, "timed_out": True, **stats}
         cap = np.asarray(members, dtype=np.int64)
         free = _free_cards(cap, d.offsets, d.completions, n)
         if target is not None and _upper_bound(d, cap, free, slice_bound) < target:
@@ -324,12 +327,14 @@ def _extend_level(
             child = np.sort(np.append(cap, added))
             if _is_canonical_extension(d, child, int(added)):
                 children.append(child.tolist())
-    return {"children": children, **stats}
+    return {"children": children, "timed_out": False, **stats}
 
 
-def _orbit_size(d: Deck, stabiliser: float) -> int:
-    order = round(stabiliser)
-    if abs(order - stabiliser) > 1e-6 * stabiliser or d.group_order % order:
+def _orbit_size(d: Deck, stabiliser: tuple[float, int]) -> int:
+    """|G| / |Aut(S)|, exact while nauty's group order is exact (orders below 2^53)."""
+    mantissa, exponent = stabiliser
+    order = round(mantissa * 10**exponent)
+    if order > 2**53 or d.group_order % order:
         raise SetlabError("stabiliser order does not divide the group order: nauty inconsistent")
     return d.group_order // order
 
@@ -365,7 +370,8 @@ def generate(
     Without ``target`` every class of every size is generated and counted. With ``target`` only
     caps that may still grow to ``target`` cards are expanded; whenever a cap of ``target`` cards
     appears, the target rises by one, so an empty final level proves that no cap exceeds the
-    largest level reached.
+    largest level reached. Finished tasks are checkpointed in ``store`` (so a rerun resumes),
+    except in a run with a ``time_limit``, which is not resumable.
 
     Examples
     --------
@@ -373,11 +379,12 @@ def generate(
     >>> [level["classes"] for level in run.levels], [level["caps"] for level in run.levels]
     ([1, 1, 1, 1, 1], [1, 9, 36, 72, 54])
     """
-    d = deck(properties, values)
+    deck(properties, values)  # validates P and V
     slice_bound = 1 if properties == 1 else largest_cap_size_bound(properties - 1, values)
     job = f"caps-generate-P{properties}-V{values}-target{target}"
     workers = default_workers() if workers is None else workers
     start = time.perf_counter()
+    deadline = None if time_limit is None else time.time() + time_limit
     level: list[list[int]] = [[]]
     levels: list[dict[str, int]] = []
     largest: list[int] = []
@@ -388,13 +395,18 @@ def generate(
             if not level:
                 break
             largest = level[0]
-            if (time_limit is not None and time.perf_counter() - start > time_limit) or len(
-                level
-            ) > max_classes:
+            if (deadline is not None and time.time() > deadline) or len(level) > max_classes:
                 finished = False
                 break
             tasks = {
-                f"k{k}.c{i}": (properties, values, level[i : i + CHUNK], target, slice_bound)
+                f"k{k}.c{i}": (
+                    properties,
+                    values,
+                    level[i : i + CHUNK],
+                    target,
+                    slice_bound,
+                    deadline,
+                )
                 for i in range(0, len(level), CHUNK)
             }
             parallel = workers > 1 and len(tasks) > 2
@@ -404,11 +416,14 @@ def generate(
                 job,
                 tasks,
                 _extend_level,
-                store,
+                store if deadline is None else None,
                 workers=workers if parallel else 1,
                 executor=pool if parallel else None,
                 description=f"caps of {k} cards",
             )
+            if any(r["timed_out"] for r in results.values()):
+                finished = False
+                break
             summary = {"k": k, "classes": len(level)}
             for key in ("labelled", "complete", "complete_classes", "extensions", "pruned"):
                 summary[key] = sum(r[key] for r in results.values())
@@ -460,9 +475,7 @@ def count_caps(
     return list(_count_caps(properties, store, workers))
 
 
-def _count_caps(
-    properties: int, store: Store | None, workers: int | None
-) -> tuple[CapCount, ...]:
+def _count_caps(properties: int, store: Store | None, workers: int | None) -> tuple[CapCount, ...]:
     run = generate(properties, store=store, workers=workers)
     levels = run.levels
     for below, above in itertools.pairwise(levels):
@@ -495,11 +508,11 @@ def _cached_counts(properties: int) -> tuple[CapCount, ...]:
     return _count_caps(properties, None, None)
 
 
-def no_set_probability(k: int, properties: int = 4) -> Fraction:
+def no_set_probability(k: int, properties: int = 4, store: Store | None = None) -> Fraction:
     """Exact probability that k cards drawn at random from the 3^P hold no set.
 
-    caps(k) / C(3^P, k), from :func:`count_caps` (computed once per process: a few seconds for
-    P = 4).
+    caps(k) / C(3^P, k), from :func:`count_caps`: read from (or computed into) ``store`` when
+    given, else computed once per process (a few seconds for P = 4).
 
     Examples
     --------
@@ -510,7 +523,7 @@ def no_set_probability(k: int, properties: int = 4) -> Fraction:
     n = 3**properties
     if not isinstance(k, int) or not 0 <= k <= n:
         raise SetlabError(f"the number of cards must be an integer from 0 to {n}, got {k!r}")
-    counts = _cached_counts(properties)
+    counts = _cached_counts(properties) if store is None else count_caps(properties, store=store)
     caps = counts[k].caps if k < len(counts) else 0
     return Fraction(caps, math.comb(n, k))
 
@@ -597,10 +610,12 @@ def largest_cap(
 ) -> LargestCap:
     """Largest cap of the deck with P properties of V values, proven by exhaustive generation.
 
-    A first witness comes from ``start`` (a known cap) or greedy completion; then the pruned
-    generation of :func:`generate` either finds bigger caps or proves that none exists. The proof
-    record lists, per level, the classes expanded and pruned. With a ``time_limit`` that runs out
-    the best witness is returned with ``proven=False``.
+    A first witness comes from ``start`` (a known cap), the constructions of
+    :func:`setlab.extremal.bigcaps.best_construction` (V = 3) or greedy completion; then the
+    pruned generation of :func:`generate` either finds bigger caps or proves that none exists.
+    The proof record lists, per level, the classes expanded and pruned. With a ``time_limit``
+    that runs out the best witness is returned with ``proven=False``. For AG(P,3) with P >= 5
+    only the construction is returned unless a ``time_limit`` asks for a search.
 
     Examples
     --------
@@ -609,9 +624,21 @@ def largest_cap(
     (9, True, True)
     """
     d = deck(properties, values)
-    witness = list(start) if start is not None else _greedy_witness(d)
+    if start is not None:
+        witness = [int(c) for c in start]
+    elif values == 3:
+        witness = indices_of(best_construction(properties)).tolist()
+    else:
+        witness = _greedy_witness(d)
     if not is_cap(witness, properties, values):
         raise SetlabError("the starting witness is not a cap")
+    start_size = len(witness)
+    if values == 3 and properties >= 5 and time_limit is None:
+        # AG(5,3) has far too many classes of caps to exhaust: report the construction
+        proof = {"method": "construction (Hill's cap); no search", "finished": False}
+        if store is not None:
+            _record_largest(store, properties, values, witness, "Hill cap construction", proof)
+        return LargestCap(properties, values, start_size, False, sorted(witness), proof)
     run = generate(
         properties,
         values,
@@ -620,7 +647,6 @@ def largest_cap(
         workers=workers,
         time_limit=time_limit,
     )
-    start_size = len(witness)
     if len(run.largest) > len(witness):
         witness = run.largest
     proven = run.finished
@@ -692,4 +718,3 @@ def card_words(cards: Sequence[int], properties: int, values: int = 3) -> list[l
             word.append(digit)
         out.append(word[::-1])
     return out
-
