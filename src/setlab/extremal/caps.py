@@ -460,7 +460,8 @@ def count_caps(
 ) -> list[CapCount]:
     """Number of k-caps of AG(P,3) for every k (P <= 4): labelled, classes, complete.
 
-    Labelled counts are sums of orbit sizes |AGL(P,3)| / |Aut(S)| over the class representatives,
+    Without a store (and default workers) the table is computed once per process. Labelled
+    counts are sums of orbit sizes |AGL(P,3)| / |Aut(S)| over the class representatives,
     cross-checked level by level against the double count (k + 1) caps(k + 1) = sum over k-caps S
     of the number of cards that extend S.
 
@@ -472,6 +473,8 @@ def count_caps(
     check_properties(properties)
     if properties > 4:
         raise SetlabError("cap counts are computed for P <= 4 (AG(5,3) has too many classes)")
+    if store is None and workers is None:
+        return list(_cached_counts(properties))
     return list(_count_caps(properties, store, workers))
 
 
