@@ -617,8 +617,8 @@ def largest_cap(
     :func:`setlab.extremal.bigcaps.best_construction` (V = 3) or greedy completion; then the
     pruned generation of :func:`generate` either finds bigger caps or proves that none exists.
     The proof record lists, per level, the classes expanded and pruned. With a ``time_limit``
-    that runs out the best witness is returned with ``proven=False``. For AG(P,3) with P >= 5
-    only the construction is returned unless a ``time_limit`` asks for a search.
+    that runs out the best witness is returned with ``proven=False``. For AG(P,3) with P >= 6,
+    and P = 5 unless a ``time_limit`` asks for a search, the construction is returned unproven.
 
     Examples
     --------
@@ -626,6 +626,14 @@ def largest_cap(
     >>> r.size, r.proven, is_cap(r.witness, 3)
     (9, True, True)
     """
+    check_properties(properties)
+    if values == 3 and (properties >= 6 or (properties == 5 and time_limit is None)):
+        # AG(5,3) has far too many classes of caps to exhaust: report the construction
+        witness = indices_of(best_construction(properties)).tolist()
+        proof = {"method": "construction (product of Hill-type caps); no search", "finished": False}
+        if store is not None:
+            _record_largest(store, properties, values, witness, "construction", proof)
+        return LargestCap(properties, values, len(witness), False, sorted(witness), proof)
     d = deck(properties, values)
     if start is not None:
         witness = [int(c) for c in start]
@@ -636,12 +644,6 @@ def largest_cap(
     if not is_cap(witness, properties, values):
         raise SetlabError("the starting witness is not a cap")
     start_size = len(witness)
-    if values == 3 and properties >= 5 and time_limit is None:
-        # AG(5,3) has far too many classes of caps to exhaust: report the construction
-        proof = {"method": "construction (Hill's cap); no search", "finished": False}
-        if store is not None:
-            _record_largest(store, properties, values, witness, "Hill cap construction", proof)
-        return LargestCap(properties, values, start_size, False, sorted(witness), proof)
     run = generate(
         properties,
         values,
