@@ -159,19 +159,28 @@ def test_inclusion_exclusion_matches_enumeration(properties):
     assert [caps.inclusion_exclusion_caps(k, properties) for k in range(6)] == enumerated
 
 
-def test_class_counts_match_certificate_deduplication():
-    """Naive generation: every class extended by every free card, deduplicated by certificate."""
-    table = caps.count_caps(3)
-    level = {certificate([], 3): []}
-    for row in table:
-        assert len(level) == row.classes
+def naive_class_counts(properties: int) -> list[int]:
+    """Every class extended by every free card, deduplicated by the AGL certificate."""
+    counts = []
+    level = {certificate([], properties): []}
+    while level:
+        counts.append(len(level))
         nxt = {}
         for cap in level.values():
-            for x in np.flatnonzero(caps.free_cards(cap, 3)):
+            for x in np.flatnonzero(caps.free_cards(cap, properties)):
                 child = sorted([*cap, int(x)])
-                nxt.setdefault(certificate(child, 3), child)
+                nxt.setdefault(certificate(child, properties), child)
         level = nxt
-    assert not level
+    return counts
+
+
+def test_class_counts_match_certificate_deduplication():
+    assert [row.classes for row in caps.count_caps(3)] == naive_class_counts(3)
+
+
+@pytest.mark.slow
+def test_ag43_class_counts_match_certificate_deduplication():
+    assert [row.classes for row in caps.count_caps(4)] == naive_class_counts(4)
 
 
 def test_ag43_counts_682344_and_identities():
