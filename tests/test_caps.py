@@ -203,6 +203,21 @@ def test_counts_are_stored_and_resume_from_checkpoints(tmp_path):
     assert caps.count_caps(3, store=store, workers=2) == table
 
 
+def test_interrupted_count_resumes_from_the_levels_it_finished(tmp_path):
+    job = "caps-generate-P4-V3-targetNone"
+    full = Store(tmp_path / "full.sqlite")
+    caps.generate(4, store=full, workers=1, max_classes=100)  # stops before level 10 (267)
+    done = full.finished_tasks(job)
+    assert done and all(int(key[1 : key.index(".")]) <= 9 for key in done)
+    partial = Store(tmp_path / "partial.sqlite")
+    for key, payload in done.items():
+        if key.startswith(("k7.", "k8.", "k9.")):
+            continue  # as if killed after level 6
+        partial.finish_task(job, key, payload)
+    resumed = caps.generate(4, store=partial, workers=1, max_classes=100)
+    assert not resumed.finished and partial.finished_tasks(job) == done
+
+
 def test_no_set_probabilities_and_odds():
     p12 = caps.no_set_probability(12)
     p15 = caps.no_set_probability(15)
