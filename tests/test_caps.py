@@ -200,6 +200,7 @@ def test_counts_are_stored_and_resume_from_checkpoints(tmp_path):
     stored = store.get("maxcap", 3, 0, {"values": 3})
     assert stored.proven and stored.value == 9 and stored.proof["counts"][9]["caps"] == 2106
     assert store.finished_tasks("caps-generate-P3-V3-targetNone")
+    assert store.finished_tasks(caps.COUNT_TABLE_JOB)["P3"][9]["caps"] == 2106
     assert caps.count_caps(3, store=store, workers=2) == table
 
 

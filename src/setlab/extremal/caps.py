@@ -460,7 +460,8 @@ def count_caps(
 ) -> list[CapCount]:
     """Number of k-caps of AG(P,3) for every k (P <= 4): labelled, classes, complete.
 
-    Without a store (and default workers) the table is computed once per process. Labelled
+    With a ``store`` the finished table is kept there (job :data:`COUNT_TABLE_JOB`) and read back
+    at once; without one (and default workers) it is computed once per process. Labelled
     counts are sums of orbit sizes |AGL(P,3)| / |Aut(S)| over the class representatives,
     cross-checked level by level against the double count (k + 1) caps(k + 1) = sum over k-caps S
     of the number of cards that extend S.
@@ -478,7 +479,15 @@ def count_caps(
     return list(_count_caps(properties, store, workers))
 
 
+COUNT_TABLE_JOB = "caps-count-table"
+"""Checkpoint job holding the finished count table of each P (task key ``P4``...)."""
+
+
 def _count_caps(properties: int, store: Store | None, workers: int | None) -> tuple[CapCount, ...]:
+    if store is not None:
+        saved = store.finished_tasks(COUNT_TABLE_JOB).get(f"P{properties}")
+        if saved is not None:
+            return tuple(CapCount(**row) for row in saved)
     run = generate(properties, store=store, workers=workers)
     levels = run.levels
     for below, above in itertools.pairwise(levels):
@@ -503,6 +512,7 @@ def _count_caps(properties: int, store: Store | None, workers: int | None) -> tu
                 "seconds": run.seconds,
             },
         )
+        store.finish_task(COUNT_TABLE_JOB, f"P{properties}", [vars(c) for c in table])
     return table
 
 
