@@ -61,7 +61,8 @@ def find_set_in(vectors: np.ndarray) -> tuple[int, int, int] | None:
         if len(hit):
             j = i + 1 + int(hit[0])
             k = int(order[where[hit[0]]])
-            return tuple(sorted((i, j, k)))  # type: ignore[return-value]
+            first, second, third_row = sorted((i, j, k))
+            return first, second, third_row
     return None
 
 
@@ -326,8 +327,6 @@ def greedy_cap(properties: int, priority: Priority, start: np.ndarray | None = N
     (16, True)
     """
     check_properties(properties)
-    if properties > 8:
-        raise SetlabError("the greedy harness scores all 3^P cards: P <= 8")
     n = 3**properties
     all_cards = np.indices((3,) * properties).reshape(properties, -1).T.astype(np.int64)
     scores = np.asarray(priority(all_cards), dtype=float)

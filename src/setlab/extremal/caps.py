@@ -70,11 +70,6 @@ class Deck:
         """Number of cards V^P."""
         return self.values**self.properties
 
-    @property
-    def affine(self) -> bool:
-        """True when the deck is AG(P,3)."""
-        return self.values == 3
-
 
 def deck(properties: int, values: int = 3) -> Deck:
     """The deck with ``properties`` properties of ``values`` values (at most 256 cards).
