@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from setlab.cli import main
 from setlab.errors import SetlabError
-from setlab.extremal import bigcaps, caps
+from setlab.extremal import bigcaps, cappictures, caps
 from setlab.geometry import digits, lines, random_affine_map
 from setlab.store import Store
 from setlab.symmetry import certificate
@@ -334,6 +334,19 @@ def test_cli_verify(capsys, tmp_path):
     junk.write_text("0000\n013\n")
     code, out, err = run(capsys, "caps", "verify", str(junk))
     assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("error:")
+
+
+def test_cli_pictures(capsys, tmp_path):
+    deck_png, graph_svg = tmp_path / "deck.png", tmp_path / "graph.svg"
+    code, _, _ = run(
+        capsys, "caps", "-p", "4", "--picture", str(deck_png), "--graph", str(graph_svg)
+    )
+    assert code == 0
+    assert deck_png.read_bytes()[:4] == b"\x89PNG" and b"<svg" in graph_svg.read_bytes()
+    code, out, err = run(capsys, "caps", "-p", "3", "--picture", str(tmp_path / "x.gif"))
+    assert code == 2 and out == "" and err.startswith("error:")
+    with pytest.raises(SetlabError):
+        cappictures.draw_blocking_graph([0, 1, 2], 2, str(tmp_path / "line.png"))
 
 
 def test_cli_rejects_bad_input(capsys):

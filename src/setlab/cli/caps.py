@@ -8,6 +8,7 @@ from decimal import Decimal, localcontext
 from setlab.cli.common import add_properties, print_json
 from setlab.errors import SetlabError
 from setlab.extremal.bigcaps import best_construction, find_set_in, read_cap_file
+from setlab.extremal.cappictures import draw_blocking_graph, draw_deck
 from setlab.extremal.caps import (
     card_words,
     count_caps,
@@ -30,6 +31,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--time-limit", type=float, default=None, metavar="S", help="stop the search after S s"
     )
     caps.add_argument("--json", action="store_true", help="print one JSON object")
+    caps.add_argument(
+        "--picture", metavar="FILE", help="draw the deck with the cap (.png/.svg/.pdf; V = 3)"
+    )
+    caps.add_argument(
+        "--graph", metavar="FILE", help="draw the cap's cards and the sets through them (V = 3)"
+    )
     caps.set_defaults(run=run_largest)
     sub = caps.add_subparsers(dest="caps_command", metavar="SUBCOMMAND", parser_class=type(caps))
 
@@ -57,8 +64,17 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run_largest(args: argparse.Namespace) -> int:
     if args.time_limit is not None and args.time_limit <= 0:
         raise SetlabError("--time-limit must be positive")
+    for picture in (args.picture, args.graph):
+        if picture is not None and args.values != 3:
+            raise SetlabError("pictures are drawn for three values per property")
+        if picture is not None and not picture.lower().endswith((".png", ".svg", ".pdf")):
+            raise SetlabError(f"picture file '{picture}' must end in .png, .svg or .pdf")
     with Store() as store:
         result = largest_cap(args.properties, args.values, store=store, time_limit=args.time_limit)
+    if args.picture:
+        draw_deck(result.witness, args.properties, args.picture)
+    if args.graph:
+        draw_blocking_graph(result.witness, args.properties, args.graph)
     words = card_words(result.witness, args.properties, args.values)
     if args.json:
         print_json(
