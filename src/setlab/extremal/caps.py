@@ -624,6 +624,7 @@ def largest_cap(
     The proof record lists, per level, the classes expanded and pruned. With a ``time_limit``
     that runs out the best witness is returned with ``proven=False``. For AG(P,3) with P >= 6,
     and P = 5 unless a ``time_limit`` asks for a search, the construction is returned unproven.
+    A proven result already in ``store`` is returned as stored.
 
     Examples
     --------
@@ -632,6 +633,12 @@ def largest_cap(
     (9, True, True)
     """
     check_properties(properties)
+    if store is not None and start is None:
+        stored = store.get("maxcap", properties, 0, {"values": values})
+        if stored is not None and stored.proven and stored.witness is not None:
+            proof = stored.proof or {}
+            witness = sorted(stored.witness)
+            return LargestCap(properties, values, len(witness), True, witness, proof)
     if values == 3 and (properties >= 6 or (properties == 5 and time_limit is None)):
         # AG(5,3) has far too many classes of caps to exhaust: report the construction
         witness = indices_of(best_construction(properties)).tolist()
@@ -706,6 +713,7 @@ def _record_largest(
     proof: dict[str, Any],
 ) -> None:
     params = {"values": values}
+    witness = sorted(int(c) for c in witness)
     size = len(witness)
     store.record_witness("maxcap", properties, 0, "max", size, witness, method, params)
     if proof.get("finished", True):
