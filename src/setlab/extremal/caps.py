@@ -225,22 +225,37 @@ def _slice_of_card(properties: int, values: int) -> np.ndarray:
 
 
 @nb.njit(cache=True)
-def _card_invariants(cap, part, parts, weights):  # pragma: no cover - compiled
-    """A G-invariant value per card of ``cap``: a hash of how full its slices are.
+def _card_invariants(cap, part, parts, weights, offsets, completions, n):  # pragma: no cover
+    """A G-invariant value per card of ``cap``: a hash of how full its slices are and of how
+    crowded the completions of its pairs are.
 
-    Card c gets sum over the slices s containing c of w[|cap & s|] (w fixed pseudo-random,
-    arithmetic mod 2^64), so a map in G carrying one cap to another carries each card's value to
-    its image's.
+    Card c gets sum over the slices s containing c of w[|cap & s|], plus, over the other cards a
+    and every card t completing (c, a) to a set, w'[number of pairs of ``cap`` completed by t]
+    (w, w' fixed pseudo-random, arithmetic mod 2^64). Both terms are defined by the set system
+    alone, so a map in G carrying one cap to another carries each card's value to its image's.
     """
     classes = part.shape[0]
+    k = cap.shape[0]
     fill = np.zeros((classes, parts), dtype=np.int64)
     for c in range(classes):
-        for i in range(cap.shape[0]):
+        for i in range(k):
             fill[c, part[c, cap[i]]] += 1
-    out = np.zeros(cap.shape[0], dtype=np.uint64)
-    for i in range(cap.shape[0]):
+    degree = np.zeros(n, dtype=np.int64)
+    for i in range(k):
+        for j in range(i):
+            pair = cap[i] * n + cap[j]
+            for t in range(offsets[pair], offsets[pair + 1]):
+                degree[completions[t]] += 1
+    shift = weights.shape[0] // 2
+    out = np.zeros(k, dtype=np.uint64)
+    for i in range(k):
         for c in range(classes):
             out[i] += weights[fill[c, part[c, cap[i]]]]
+        for j in range(k):
+            if j != i:
+                pair = cap[i] * n + cap[j]
+                for t in range(offsets[pair], offsets[pair + 1]):
+                    out[i] += weights[shift + min(degree[completions[t]], shift - 1)]
     return out
 
 
@@ -252,7 +267,10 @@ def _is_canonical_extension(d: Deck, child: np.ndarray, added: int) -> bool:
     one augmentation per class of children passes.
     """
     part = _slice_of_card(d.properties, d.values)
-    values = _card_invariants(child, part, d.slices.shape[1], _invariant_weights(d.size + 1))
+    weights = _invariant_weights(2 * (d.size + 1))
+    values = _card_invariants(
+        child, part, d.slices.shape[1], weights, d.offsets, d.completions, d.size
+    )
     mine = values[np.searchsorted(child, added)]
     best = values.max()
     if mine != best:
