@@ -133,7 +133,9 @@ def test_bad_boards(board, message):
 
 
 def test_bad_batches():
-    with pytest.raises(SetlabError, match="at most once"):
+    with pytest.raises(SetlabError, match="board 1 holds a card twice"):
         count_sets_batch(np.array([[0, 1, 2], [3, 3, 4]]))
-    with pytest.raises(SetlabError, match="out of range"):
-        count_sets_batch(np.array([[0, 1, 81]]))
+    with pytest.raises(SetlabError, match="board 0 holds a card out of range"):
+        find_sets_batch(np.array([[0, 1, 81]]))
+    # slots beyond a board's length are not on the board, whatever they hold
+    assert count_sets_batch(np.array([[0, 1, 2, 2, -5]]), lengths=np.array([3])).tolist() == [1]

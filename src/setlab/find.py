@@ -100,15 +100,38 @@ def _sets_of_board(cards, third, position, out):  # pragma: no cover - compiled
     return found
 
 
+@nb.njit(cache=True)
+def _is_board(cards, position):  # pragma: no cover - compiled
+    """True iff every card is in range and none repeats; ``position`` (all -1) is left as is."""
+    n = position.shape[0]
+    valid = True
+    placed = 0
+    for i in range(cards.shape[0]):
+        c = cards[i]
+        if c < 0 or c >= n or position[c] != -1:
+            valid = False
+            break
+        position[c] = i
+        placed += 1
+    for i in range(placed):
+        position[cards[i]] = -1
+    return valid
+
+
 @nb.njit(parallel=True, cache=True)
 def _count_batch(boards, third, n_cards, lengths, n_chunks):  # pragma: no cover - compiled
+    """Sets on every board, or -1 for a board with a repeated or out-of-range card."""
     n_boards = boards.shape[0]
     counts = np.zeros(n_boards, dtype=np.int64)
     empty = np.zeros((0, 3), dtype=np.int64)
     for chunk in nb.prange(n_chunks):
         position = np.full(n_cards, -1, dtype=np.int64)
         for b in range(chunk, n_boards, n_chunks):
-            counts[b] = _sets_of_board(boards[b, : lengths[b]], third, position, empty)
+            board = boards[b, : lengths[b]]
+            if _is_board(board, position):
+                counts[b] = _sets_of_board(board, third, position, empty)
+            else:
+                counts[b] = -1
     return counts
 
 
@@ -157,29 +180,31 @@ def _chunks(n_boards: int) -> int:
     return max(1, min(n_boards, 8 * nb.get_num_threads()))
 
 
-def _as_boards(
+def _batch_counts(
     boards: np.ndarray, properties: int, lengths: np.ndarray | None
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validated boards, lengths and set counts (the kernel checks every board as it counts)."""
     check_properties(properties)
     boards = np.ascontiguousarray(boards)
     if boards.ndim != 2:
         raise SetlabError("a batch of boards is a 2-d array: one board of cards per row")
     if not np.issubdtype(boards.dtype, np.integer):
         raise SetlabError("boards must hold integer card indices")
-    n = deck_size(properties)
     if lengths is None:
         lengths = np.full(len(boards), boards.shape[1], dtype=np.int64)
     lengths = np.asarray(lengths, dtype=np.int64)
     if lengths.shape != (len(boards),) or (lengths < 0).any() or (lengths > boards.shape[1]).any():
         raise SetlabError("lengths must give, per board, a card count within the row")
-    used = np.arange(boards.shape[1]) < lengths[:, None]
-    if (used & ((boards < 0) | (boards >= n))).any():
-        raise SetlabError(f"card index out of range for {properties} properties")
-    masked = np.where(used, boards, -1 - np.arange(boards.shape[1]))  # unused slots never collide
-    ordered = np.sort(masked, axis=1)
-    if (ordered[:, 1:] == ordered[:, :-1]).any():
-        raise SetlabError("a board holds every card at most once")
-    return boards, lengths
+    if not len(boards):
+        return boards, lengths, np.zeros(0, dtype=np.int64)
+    n = deck_size(properties)
+    counts = _count_batch(boards, third_card_table(properties), n, lengths, _chunks(len(boards)))
+    bad = np.flatnonzero(counts < 0)
+    if len(bad):
+        board = boards[bad[0], : lengths[bad[0]]]
+        problem = "a card out of range" if ((board < 0) | (board >= n)).any() else "a card twice"
+        raise SetlabError(f"board {bad[0]} holds {problem} ({properties} properties)")
+    return boards, lengths, counts
 
 
 def count_sets_batch(
@@ -195,12 +220,7 @@ def count_sets_batch(
     >>> count_sets_batch(np.array([[0, 1, 2, 3], [0, 1, 3, 4]])).tolist()
     [1, 0]
     """
-    boards, lengths = _as_boards(boards, properties, lengths)
-    if not len(boards):
-        return np.zeros(0, dtype=np.int64)
-    return _count_batch(
-        boards, third_card_table(properties), deck_size(properties), lengths, _chunks(len(boards))
-    )
+    return _batch_counts(boards, properties, lengths)[2]
 
 
 def find_sets_batch(
@@ -217,8 +237,7 @@ def find_sets_batch(
     >>> offsets.tolist(), sets.tolist()
     ([0, 1, 1], [[0, 1, 2]])
     """
-    counts = count_sets_batch(boards, properties, lengths)
-    boards, lengths = _as_boards(boards, properties, lengths)
+    boards, lengths, counts = _batch_counts(boards, properties, lengths)
     offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     sets = np.zeros((offsets[-1], 3), dtype=np.int64)

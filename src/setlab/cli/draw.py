@@ -1,0 +1,68 @@
+"""``setlab draw``: cards as a board of SET cards, or a configuration on the AG(P,3) layout."""
+
+from __future__ import annotations
+
+import argparse
+
+from setlab.cards import Card
+from setlab.cli.common import add_properties, read_cards
+from setlab.errors import SetlabError
+from setlab.find import find_sets
+from setlab.render import board_svg, configuration_svg
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    draw = commands.add_parser(
+        "draw",
+        help="draw cards as SET cards (or a configuration on the AG(P,3) grid) to SVG or PNG",
+        description="Draw CARD... as a board of SET cards, or with --config FILE the cards of "
+        "FILE (one per line) as points of the standard AG(P,3) layout with every set drawn.",
+    )
+    draw.add_argument(
+        "cards", nargs="*", metavar="CARD", help="cards: names, codes or digits (or on stdin)"
+    )
+    draw.add_argument(
+        "--config",
+        metavar="FILE",
+        help="read the cards from FILE and draw them on the AG(P,3) layout, sets as curves",
+    )
+    draw.add_argument("--sets", action="store_true", help="outline every set on the board")
+    draw.add_argument("--columns", type=int, metavar="K", help="cards per row of a board")
+    draw.add_argument(
+        "--drop-constant",
+        action="store_true",
+        help="with --config: leave out coordinates shared by all cards (as the paper's figures)",
+    )
+    draw.add_argument(
+        "--scale", type=float, default=2.0, help="PNG pixels per SVG unit (default 2)"
+    )
+    draw.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.svg or FILE.png")
+    add_properties(draw)
+    draw.set_defaults(run=run_draw)
+
+
+def run_draw(args: argparse.Namespace) -> int:
+    if not args.output.lower().endswith((".svg", ".png")):
+        raise SetlabError(f"output '{args.output}' must end in .svg or .png")
+    if args.columns is not None and args.columns < 1:
+        raise SetlabError("--columns must be at least 1")
+    if args.scale <= 0:
+        raise SetlabError("--scale must be positive")
+    args.file = args.config
+    cards = read_cards(args)
+    if args.config is not None:
+        drawing = configuration_svg(cards, sets=True, drop_constant=args.drop_constant)
+        what = f"{len(cards)} points, {_count(cards, args.properties)}"
+    else:
+        drawing = board_svg(cards, sets=args.sets, columns=args.columns)
+        what = f"{len(cards)} cards" + (
+            f", {_count(cards, args.properties)} outlined" if args.sets else ""
+        )
+    path = drawing.save(args.output, scale=args.scale)
+    print(f"wrote {path} ({what})")
+    return 0
+
+
+def _count(cards: list[Card], properties: int) -> str:
+    found = len(find_sets(cards, properties))
+    return f"{found} set" + ("" if found == 1 else "s")

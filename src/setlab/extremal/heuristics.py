@@ -1,0 +1,360 @@
+"""Heuristic configurations of n cards with many (or few) sets: CMM and local search.
+
+For a configuration S of AG(P,3) let c_S(z) be the number of pairs {a, b} of S with third card
+-(a + b) = z. Adding a card z to S creates exactly c_S(z) new sets, and swapping x in S for y not
+in S changes the number of sets by c_S(y) - c_S(x) - [-(x + y) in S] (the one pair {x, -(x+y)}
+that y completed is broken). Both heuristics keep c_S up to date in O(|S|) per card moved.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+import numba as nb
+import numpy as np
+
+from setlab.cards import check_properties, deck_size
+from setlab.errors import SetlabError
+from setlab.find import count_sets
+from setlab.geometry import third_card_table
+from setlab.store import Store
+
+Sense = Literal["max", "min"]
+
+CUBE_SIZE = 9
+"""Cards per cube: a cube is the 2-flat of the 9 cards sharing their first P - 2 digits."""
+
+
+# -- the consecutive-maximization method ---------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def _first_available(cube, selected):  # pragma: no cover - compiled
+    """The lowest-index card of ``cube`` not yet selected, or -1."""
+    for card in range(cube * CUBE_SIZE, (cube + 1) * CUBE_SIZE):
+        if not selected[card]:
+            return card
+    return -1
+
+
+@nb.njit(cache=True)
+def _cmm_kernel(third, properties):  # pragma: no cover - compiled
+    """Algorithm 1 of Stevens & Wilson with incremental pair counts; see :func:`cmm`.
+
+    Invariant: ``completes[z]`` is the number of pairs of selected cards whose third card is z,
+    so CountNewSets(selected + {z}) of the paper is 3 * (sets so far + completes[z]) and the
+    paper's argmax over CountNewSets is the argmax over ``completes``.
+    """
+    n = third.shape[0]
+    cubes = n // CUBE_SIZE
+    order = np.empty(n, dtype=np.int64)
+    sets = np.zeros(n + 1, dtype=np.int64)
+    selected = np.zeros(n, dtype=np.bool_)
+    completes = np.zeros(n, dtype=np.int64)
+    for turn in range(1, n + 1):  # the paper's turns are 1-based: turn k selects card k
+        if turn == 1:
+            card = _first_available(0, selected)
+        elif turn == 2:  # cubes[2]; P = 2 has one cube, so the first available card of it
+            card = _first_available(1 if cubes > 1 else 0, selected)
+        elif turn == 3:
+            card = np.int64(third[order[0], order[1]])
+        else:
+            card = -1
+            if (turn - 1) % 3 == 0 and (turn - 1) // 3 <= properties - 1:  # turn = 3t + 1
+                for cube in range(cubes):  # SelectFromUnusedCube
+                    unused = True
+                    for c in range(cube * CUBE_SIZE, (cube + 1) * CUBE_SIZE):
+                        if selected[c]:
+                            unused = False
+                            break
+                    if unused:
+                        card = cube * CUBE_SIZE
+                        break
+            if card < 0:  # a greedy turn (also when every cube is in use)
+                best = -1
+                last_cube = order[turn - 2] // CUBE_SIZE
+                for c in range(n):  # deck order: lines 18-26 of Algorithm 1
+                    if selected[c]:
+                        continue
+                    more = best < 0 or completes[c] > completes[best]
+                    if more or (  # "prefer different cube": a later tie elsewhere wins
+                        completes[c] == completes[best] and c // CUBE_SIZE != last_cube
+                    ):
+                        best = c
+                card = best
+        sets[turn] = sets[turn - 1] + completes[card]
+        for k in range(turn - 1):
+            completes[third[order[k], card]] += 1
+        order[turn - 1] = card
+        selected[card] = True
+    return order, sets
+
+
+@dataclass(frozen=True)
+class NestedConfigurations:
+    """Cards in the order a heuristic selects them: the first n cards are its n-card configuration.
+
+    ``sets[n]`` is the number of sets among ``order[:n]`` (``sets[0] = 0``).
+    """
+
+    properties: int
+    order: np.ndarray
+    sets: np.ndarray
+
+    def witness(self, cards: int) -> list[int]:
+        """The configuration of ``cards`` cards (card indices in selection order)."""
+        return [int(c) for c in self.order[:cards]]
+
+
+def cmm(properties: int) -> NestedConfigurations:
+    """The consecutive-maximization method (CMM) for every n = 1 .. 3^P at once.
+
+    Faithful to Algorithms 1 and 2 of the seed paper. Where the pseudocode is silent:
+
+    - *cubes* are the 3^(P-2) 2-flats obtained by fixing the first P - 2 digits, in index
+      order (cube of card x is x // 9); "first available card" of a cube is its lowest-index
+      unselected card. For P = 2 there is one cube, and card 2 is its first available card.
+    - turns are 1-based; at turns 3t + 1 with 1 <= t <= P - 1 the first available card of the
+      first cube without a selected card is taken. When every cube is in use (P = 2, 3) the turn
+      is a greedy one instead (the pseudocode would select nothing).
+    - a greedy turn scans the unselected cards in index order: a card completing strictly more
+      selected pairs replaces the best; a card completing equally many replaces it iff its cube
+      differs from the cube of the last selected card (lines 20-24, so the *last* such tie wins).
+
+    Examples
+    --------
+    >>> result = cmm(3)
+    >>> result.sets[[9, 18, 27]].tolist()
+    [12, 35, 117]
+
+    References
+    ----------
+    J. Stevens and D. Wilson, The Maximum Number of Sets for 12 Cards is 14 (2025), appendix A;
+    J. Vinci, The maximum number of sets for N cards ... (2009).
+    """
+    check_properties(properties)
+    if not 2 <= properties <= 6:
+        raise SetlabError(f"CMM is built for 2 <= P <= 6, got P = {properties}")
+    order, sets = _cmm_kernel(third_card_table(properties), properties)
+    return NestedConfigurations(properties, order, sets)
+
+
+# -- local search --------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def _seed_numba(seed):  # pragma: no cover - compiled
+    np.random.seed(seed)
+
+
+@nb.njit(cache=True)
+def _anneal(third, start, iterations, t_start, t_end, sign):  # pragma: no cover - compiled
+    """Simulated annealing over one-card swaps from ``start``; return (best count, best cards).
+
+    ``sign`` is +1 to maximise the number of sets, -1 to minimise it. Invariants after every
+    accepted swap: ``members`` holds S, ``outside`` the rest of the deck, ``inside`` is the
+    indicator of S, ``completes[z]`` the number of pairs of S with third card z, ``sets`` the
+    number of sets of S. A proposed swap x -> y changes ``sets`` by
+    completes[y] - completes[x] - inside[third[x, y]] (evaluated in O(1)).
+    """
+    n_deck = third.shape[0]
+    n = start.shape[0]
+    inside = np.zeros(n_deck, dtype=np.bool_)
+    members = start.copy()
+    for x in members:
+        inside[x] = True
+    outside = np.empty(n_deck - n, dtype=np.int64)
+    k = 0
+    for z in range(n_deck):
+        if not inside[z]:
+            outside[k] = z
+            k += 1
+    completes = np.zeros(n_deck, dtype=np.int64)
+    for i in range(n):
+        for j in range(i + 1, n):
+            completes[third[members[i], members[j]]] += 1
+    sets = 0
+    for x in members:
+        sets += completes[x]
+    sets //= 3
+    best = sets
+    best_members = members.copy()
+    if n == 0 or n == n_deck:
+        return best, best_members
+    cooling = (t_end / t_start) ** (1.0 / max(iterations, 1))
+    temperature = t_start
+    for _ in range(iterations):
+        temperature *= cooling
+        i = np.random.randint(n)
+        j = np.random.randint(n_deck - n)
+        x = members[i]
+        y = outside[j]
+        delta = completes[y] - completes[x] - (1 if inside[third[x, y]] else 0)
+        gain = sign * delta
+        if gain < 0 and np.random.random() >= math.exp(gain / temperature):
+            continue
+        inside[x] = False
+        for a in members:  # pairs {a, x} leave S
+            if a != x:
+                completes[third[a, x]] -= 1
+        members[i] = y
+        for a in members:  # pairs {a, y} enter S
+            if a != y:
+                completes[third[a, y]] += 1
+        inside[y] = True
+        outside[j] = x
+        sets += delta
+        if sign * sets > sign * best:
+            best = sets
+            best_members[:] = members
+    return best, best_members
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The best configuration a local search found, and how it was found."""
+
+    properties: int
+    cards: int
+    sense: Sense
+    sets: int
+    witness: list[int]
+    seed: int
+    restarts: int
+    seconds: float
+    budget: float | None
+
+    @property
+    def method(self) -> str:
+        """The witness method recorded in the store: seed and time budget (or restarts run)."""
+        if self.budget is None:
+            return f"local-search(seed={self.seed}, restarts={self.restarts})"
+        return f"local-search(seed={self.seed}, seconds={self.budget:g})"
+
+
+def counting_bound(properties: int, cards: int, sense: Sense) -> int:
+    """The bound no configuration can pass: 0 for the minimum; for the maximum, with N = 3^P
+    and m = N - n, min(C(n,2) // 3, lines - m(N-1)/2 + C(m,2)).
+
+    The first holds as a pair lies in at most one set; the second as the sets of S and of its
+    complement satisfy sets(S) = lines - m(N-1)/2 + C(m,2) - sets(complement) (count the lines
+    by how many cards of S they hold). It is attained when the complement can be a cap.
+
+    Examples
+    --------
+    >>> counting_bound(4, 61, "max"), counting_bound(3, 18, "max"), counting_bound(4, 30, "min")
+    (470, 36, 0)
+    """
+    if sense == "min":
+        return 0
+    n_deck = deck_size(properties)
+    m = n_deck - cards
+    lines = n_deck * (n_deck - 1) // 6
+    return min(math.comb(cards, 2) // 3, lines - m * (n_deck - 1) // 2 + math.comb(m, 2))
+
+
+def default_iterations(properties: int) -> int:
+    """Swaps proposed per annealing restart: 400 per card of the deck, at least 20 000."""
+    return max(20_000, 400 * deck_size(properties))
+
+
+def local_search(
+    properties: int,
+    cards: int,
+    sense: Sense = "max",
+    *,
+    seconds: float | None = 2.0,
+    restarts: int | None = None,
+    seed: int = 0,
+    iterations: int | None = None,
+    target: int | None = None,
+) -> SearchResult:
+    """Best configuration of ``cards`` cards for the number of sets, by annealed card swaps.
+
+    Restart r anneals from temperature 2 down to 0.05 over ``iterations`` proposed swaps; for
+    ``sense="max"`` restart 0 starts from CMM's configuration (P >= 2), every other restart from
+    uniformly random cards. Restarts run until ``restarts`` are done or ``seconds`` have passed
+    (at least one runs; loading the compiled kernels is not counted), or ``target`` sets (by
+    default :func:`counting_bound`, which proves optimality) are reached. Restart r is a
+    function of (seed, r) only, so a fixed ``seed`` and ``restarts`` reproduce the same result
+    on any machine.
+
+    Examples
+    --------
+    >>> local_search(3, 18, restarts=4, seconds=None, seed=1).sets
+    36
+    """
+    check_properties(properties)
+    if properties > 6:
+        raise SetlabError(f"the local search is built for P <= 6, got P = {properties}")
+    n_deck = deck_size(properties)
+    if not 0 <= cards <= n_deck:
+        raise SetlabError(f"a configuration of AG({properties},3) has 0..{n_deck} cards")
+    if sense not in ("max", "min"):
+        raise SetlabError(f"sense is 'max' or 'min', got {sense!r}")
+    if seconds is None and restarts is None:
+        raise SetlabError("give a time budget (seconds) or a number of restarts")
+    if (seconds is not None and not 0 < seconds < math.inf) or (
+        restarts is not None and restarts < 1
+    ):
+        raise SetlabError("the budget must be positive and finite")
+    sign = 1 if sense == "max" else -1
+    steps = default_iterations(properties) if iterations is None else iterations
+    third = third_card_table(properties)
+    greedy = cmm(properties).order[:cards].copy() if sense == "max" and properties >= 2 else None
+    goal = counting_bound(properties, cards, sense) if target is None else target
+    _anneal(third, np.zeros(0, dtype=np.int64), 0, 2.0, 0.05, sign)  # load kernels off the clock
+    started = time.perf_counter()
+    best, best_cards, done = -sign * 10**9, np.zeros(0, dtype=np.int64), 0
+    while True:
+        rng = np.random.default_rng([seed, done])
+        if done == 0 and greedy is not None:
+            start = greedy
+        else:
+            start = np.sort(rng.choice(n_deck, size=cards, replace=False)).astype(np.int64)
+        _seed_numba(int(rng.integers(2**31)))
+        value, found = _anneal(third, start, steps, 2.0, 0.05, sign)
+        done += 1
+        if sign * value > sign * best:
+            best, best_cards = int(value), np.sort(found)
+        if restarts is not None and done >= restarts:
+            break
+        if seconds is not None and time.perf_counter() - started >= seconds:
+            break
+        if sign * best >= sign * goal:
+            break
+    witness = [int(c) for c in best_cards]
+    if count_sets(witness, properties) != best:  # the incremental counts are an invariant
+        raise AssertionError("local search lost track of its set count")
+    elapsed = time.perf_counter() - started
+    return SearchResult(properties, cards, sense, best, witness, seed, done, elapsed, seconds)
+
+
+# -- the results store ---------------------------------------------------------------------------
+
+
+def record_cmm(store: Store, result: NestedConfigurations) -> int:
+    """Store every CMM configuration as a "maxsets" witness; return how many improved the store."""
+    improved = 0
+    for n in range(1, len(result.order) + 1):
+        improved += store.record_witness(
+            "maxsets", result.properties, n, "max", int(result.sets[n]), result.witness(n), "cmm"
+        )
+    return improved
+
+
+def record_search(store: Store, result: SearchResult) -> bool:
+    """Store a search's configuration ("maxsets" or "minsets"); True if it improved the store."""
+    problem = "maxsets" if result.sense == "max" else "minsets"
+    return store.record_witness(
+        problem,
+        result.properties,
+        result.cards,
+        result.sense,
+        result.sets,
+        result.witness,
+        result.method,
+    )

@@ -1,0 +1,111 @@
+"""SVG documents: a drawing is an SVG string of known pixel size, shown inline by Jupyter.
+
+SVG user units are pixels at scale 1; :meth:`Drawing.png` rasterises with cairosvg at any scale,
+so a drawing of width w saved at scale s is a PNG exactly ``round(w * s)`` pixels wide.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+from setlab.errors import SetlabError
+
+
+def attributes(**attrs: object) -> str:
+    """SVG attributes from keywords (``stroke_width`` -> ``stroke-width``), values quoted.
+
+    Examples
+    --------
+    >>> attributes(fill="none", stroke_width=2)
+    'fill="none" stroke-width="2"'
+    """
+    return " ".join(
+        f"{key.rstrip('_').replace('_', '-')}={quoteattr(_number(value))}"
+        for key, value in attrs.items()
+        if value is not None
+    )
+
+
+def _number(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+def element(tag: str, content: str = "", **attrs: object) -> str:
+    """One SVG element; ``content`` is inner markup (already escaped).
+
+    Examples
+    --------
+    >>> element("circle", cx=1, cy=2.5, r=3)
+    '<circle cx="1" cy="2.5" r="3"/>'
+    """
+    head = f"<{tag} {attributes(**attrs)}".rstrip()
+    return f"{head}>{content}</{tag}>" if content else f"{head}/>"
+
+
+def text(value: str, **attrs: object) -> str:
+    """A ``<text>`` element with its string escaped."""
+    return element("text", escape(value), **attrs)
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """An SVG picture of ``width`` x ``height`` pixels; displays itself in Jupyter.
+
+    Examples
+    --------
+    >>> d = Drawing(element("rect", width=10, height=5), 10, 5)
+    >>> d.svg.startswith("<svg") and 'width="10"' in d.svg
+    True
+    """
+
+    body: str
+    width: float
+    height: float
+    title: str = ""
+
+    @property
+    def svg(self) -> str:
+        """The complete standalone SVG document."""
+        head = attributes(
+            xmlns="http://www.w3.org/2000/svg",
+            width=self.width,
+            height=self.height,
+            viewBox=f"0 0 {_number(self.width)} {_number(self.height)}",
+            font_family="DejaVu Sans, Helvetica, Arial, sans-serif",
+        )
+        title = f"<title>{escape(self.title)}</title>" if self.title else ""
+        return f"<svg {head}>{title}{self.body}</svg>"
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def png(self, scale: float = 1.0) -> bytes:
+        """The drawing rasterised by cairosvg, ``scale`` pixels per SVG unit, white background."""
+        import cairosvg
+
+        return cairosvg.svg2png(bytestring=self.svg.encode(), scale=scale, background_color="white")
+
+    def data_uri(self) -> str:
+        """``data:image/svg+xml;base64,...``: the drawing as a self-contained image link."""
+        return "data:image/svg+xml;base64," + base64.b64encode(self.svg.encode()).decode()
+
+    def save(self, path: str | Path, scale: float = 2.0) -> Path:
+        """Write ``path`` as SVG or PNG according to its suffix (PNG at ``scale``)."""
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix == ".svg":
+            data = self.svg.encode()
+        elif suffix == ".png":
+            data = self.png(scale)
+        else:
+            raise SetlabError(f"cannot write '{path}': the file name must end in .svg or .png")
+        try:
+            path.write_bytes(data)
+        except OSError as error:
+            raise SetlabError(f"cannot write {path}: {error.strerror}") from None
+        return path

@@ -1,0 +1,16 @@
+"""The sections of ``setlab reproduce``, in report order.
+
+Each section is one module with ``TITLE`` and ``build(context) -> Section``; adding a section is
+writing such a module and listing it in :data:`SECTIONS` (see docs/report.md).
+"""
+
+from setlab.report.sections import (
+    blog_methods,
+    cmm,
+    paper_configurations,
+    real_games,
+    wikipedia_basics,
+)
+
+SECTIONS = (paper_configurations, cmm, wikipedia_basics, real_games, blog_methods)
+"""Section modules, in the order they appear in the report."""

@@ -1,0 +1,190 @@
+"""`setlab reproduce`: the report holds the seed values, its images resolve, sections plug in."""
+
+from __future__ import annotations
+
+import base64
+import re
+import types
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from setlab.cards import Card
+from setlab.cli import main
+from setlab.cli.demo import PAPER_BOARD
+from setlab.errors import SetlabError
+from setlab.find import count_sets
+from setlab.render import card_svg
+from setlab.report import (
+    Claim,
+    Claims,
+    Context,
+    Figure,
+    Number,
+    Section,
+    Table,
+    Text,
+    build_report,
+)
+from setlab.report.sections import SECTIONS, real_games
+from setlab.store import Store
+
+
+class _Images(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.sources: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "img":
+            self.sources.append(dict(attrs)["src"])
+
+
+def _claim_rows(html: str) -> dict[str, str]:
+    """Statement -> data-value of setlab's number, from the claims tables."""
+    rows = re.findall(r"<tr><td>(.*?)</td><td>.*?</td><td><span[^>]*data-value=\"([^\"]*)\"", html)
+    return dict(rows)
+
+
+@pytest.fixture(scope="module")
+def quick_report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    with pytest.MonkeyPatch.context() as patch:  # fewer games keep the suite fast
+        patch.setattr(real_games, "QUICK_GAMES", 20_000)
+        assert main(["reproduce", "--quick", "--out", str(out)]) == 0
+    return out
+
+
+def test_quick_report_holds_the_seed_values(quick_report):
+    html = (quick_report / "index.html").read_text()
+    values = _claim_rows(html)
+    assert values["12 cards: Theorem 2.5, section 2.1"] == "14"
+    assert values["5 cards: Theorem 1.2, Figure 1"] == "2"
+    assert values["11 cards: Corollary 2.4"] == "13"
+    assert values["There are 1080 unique sets"] == "1080"
+    assert values["Number of different 12-card deals"] == "70724320184700"
+    assert values["Probability that 3 random cards form a set"] == "1/79"
+    assert [values[f"Percent of sets differing in {d} feature(s)"] for d in (1, 2, 3, 4)] == [
+        "10", "30", "40", "20",
+    ]  # fmt: skip
+    assert "**NO**" not in (quick_report / "report.md").read_text()
+    assert "computed in this run" in html
+
+
+def test_quick_report_holds_the_game_odds(quick_report):
+    html = (quick_report / "index.html").read_text()
+    values = _claim_rows(html)
+    assert 25 < float(values["No set among 12 cards, first round: odds X:1"]) < 36
+    assert 80 < float(values["No set among 15 cards in play: odds X:1"]) < 100
+    assert 25 < float(values["Games never needing 15 cards (percent)"]) < 35
+    assert values["Average sets among 12 random cards, exact"] == "220/79"
+    assert values["Average sets among 15 random cards, exact"] == "455/79"
+    assert (
+        abs(float(values["Average sets among 12 random cards, simulated first deals"]) - 2.785)
+        < 0.05
+    )
+    assert values["In play the numbers are smaller: 12 cards"] == "True"
+    assert "20,000 games played by the rules" in html
+    assert real_games.NOT_AVAILABLE in html  # no cap counter on this branch: nothing invented
+    assert "images/games-odds-by-round.svg" in (quick_report / "report.md").read_text()
+
+
+def test_every_image_link_resolves(quick_report):
+    parser = _Images()
+    parser.feed((quick_report / "index.html").read_text())
+    assert len(parser.sources) >= 10
+    for source in parser.sources:
+        assert source.startswith("data:image/svg+xml;base64,")
+        ET.fromstring(base64.b64decode(source.split(",", 1)[1]))
+    markdown = (quick_report / "report.md").read_text()
+    links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", markdown)
+    assert len(links) == len(parser.sources)
+    for link in links:
+        ET.parse(quick_report / link)
+
+
+def test_report_md_lists_every_section(quick_report):
+    markdown = (quick_report / "report.md").read_text()
+    for module in SECTIONS:
+        assert f"## {module.TITLE}\n" in markdown
+
+
+def test_a_new_section_is_one_build_function(tmp_path):
+    def build(context: Context) -> Section:
+        sets = context.compute("count_sets on the paper board", count_sets, range(3))
+        return Section(
+            "Toy",
+            "a test",
+            (
+                Text("One **set**."),
+                Table(("what", "value"), (("sets", sets),)),
+                Claims((Claim("three collinear cards hold one set", 1, sets),)),
+                Figure("toy-card", card_svg(Card(0)), "a card"),
+            ),
+        )
+
+    toy = types.SimpleNamespace(__name__="toy", TITLE="Toy", build=build)
+    report = build_report(tmp_path, sections=[toy], progress=False)
+    assert report.reproduced == (1, 1)
+    html = (tmp_path / "index.html").read_text()
+    assert "<strong>set</strong>" in html and "count_sets on the paper board" in html
+    assert (tmp_path / "images" / "toy-card.svg").exists()
+
+
+def test_stored_numbers_carry_their_certificate_and_are_reverified(tmp_path):
+    store = Store(tmp_path / "store.sqlite")
+    board = [int(c, 3) for c in PAPER_BOARD]
+    store.record_witness("max_sets", 4, 12, "max", 14, board, "paper")
+    result = store.get("max_sets", 4, 12)
+    context = Context()
+    number = context.stored(result, lambda r: count_sets(r.witness), "count_sets on the witness")
+    assert (number.value, number.source, number.certificate) == (14, "store", result.id)
+    assert f"certificate #{result.id}" in number.provenance
+    with pytest.raises(SetlabError, match="claims 14 but its witness gives 13"):
+        context.stored(result, lambda r: count_sets(r.witness[:-1]), "a wrong check")
+
+
+def test_numbers_say_where_they_come_from():
+    number = Number(1080, "count_sets on the deck", 3.2e-5)
+    assert number.provenance == "computed in this run: count_sets on the deck (32 us)"
+    assert str(number) == "1,080"
+
+
+def test_reproduce_reports_unwritable_directory(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main(["reproduce", "--quick", "--out", str(blocker / "sub")]) == 2
+    assert capsys.readouterr().err.startswith("error: cannot create")
+    assert not Path(blocker / "sub").exists()
+
+
+def test_figure_names_must_be_unique(tmp_path):
+    def build(context: Context) -> Section:
+        figure = Figure("same", card_svg(Card(0)), "a card")
+        return Section("Twice", "a test", (figure, figure))
+
+    twice = types.SimpleNamespace(__name__="twice", TITLE="Twice", build=build)
+    with pytest.raises(SetlabError, match="'same' is malformed or used twice"):
+        build_report(tmp_path, sections=[twice], progress=False)
+
+
+def test_quick_report_holds_the_cmm_section(quick_report):
+    html = (quick_report / "index.html").read_text()
+    values = _claim_rows(html)
+    assert values["CMM, 18 cards, 4 properties: sets"] == "35"
+    assert values["CMM, 18 cards, 3 properties: sets"] == "35"
+    assert values["18 cards with 36 sets exist (Table 3): local search witness, re-counted"] == "36"
+    assert "search beats CMM (+1)" in html
+
+
+def test_numbers_of_one_provenance_share_a_footnote(tmp_path):
+    def build(context: Context) -> Section:
+        run = context.compute("one run", len, range(5))
+        return Section("Toy", "a test", (Table(("a", "b"), ((run, run), (run, run))),))
+
+    toy = types.SimpleNamespace(__name__="toy", TITLE="Toy", build=build)
+    build_report(tmp_path, sections=[toy], progress=False)
+    markdown = (tmp_path / "report.md").read_text()
+    assert markdown.count("[1]") == 4 and "[2]" not in markdown
