@@ -87,7 +87,9 @@ def test_quick_report_holds_the_game_odds(quick_report):
     )
     assert values["In play the numbers are smaller: 12 cards"] == "True"
     assert "20,000 games played by the rules" in html
-    assert real_games.NOT_AVAILABLE in html  # no cap counter on this branch: nothing invented
+    assert real_games.NOT_AVAILABLE not in html  # the cap counter gives the exact odds
+    markdown = (quick_report / "report.md").read_text()
+    assert "No set among 12 random cards, exact (cap count): " in markdown
     assert "images/games-odds-by-round.svg" in (quick_report / "report.md").read_text()
 
 

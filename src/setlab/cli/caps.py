@@ -1,0 +1,172 @@
+"""``setlab caps``: largest caps, cap counts, no-set probabilities, cap verification."""
+
+from __future__ import annotations
+
+import argparse
+from decimal import Decimal, localcontext
+
+from setlab.cli.common import add_properties, print_json
+from setlab.errors import SetlabError
+from setlab.extremal.bigcaps import best_construction, find_set_in, read_cap_file
+from setlab.extremal.cappictures import draw_blocking_graph, draw_deck
+from setlab.extremal.caps import (
+    card_words,
+    count_caps,
+    largest_cap,
+    no_set_probability,
+    odds_against,
+)
+from setlab.store import Store
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    caps = commands.add_parser(
+        "caps",
+        help="caps: largest collections of cards with no set, their counts and probabilities",
+        description="Largest cap (default), or one of the subcommands below.",
+    )
+    add_properties(caps)
+    caps.add_argument("--values", type=int, default=3, metavar="V", help="values per property")
+    caps.add_argument(
+        "--time-limit", type=float, default=None, metavar="S", help="stop the search after S s"
+    )
+    caps.add_argument("--json", action="store_true", help="print one JSON object")
+    caps.add_argument(
+        "--picture", metavar="FILE", help="draw the deck with the cap (.png/.svg/.pdf; V = 3)"
+    )
+    caps.add_argument(
+        "--graph", metavar="FILE", help="draw the cap's cards and the sets through them (V = 3)"
+    )
+    caps.set_defaults(run=run_largest)
+    sub = caps.add_subparsers(dest="caps_command", metavar="SUBCOMMAND", parser_class=type(caps))
+
+    count = sub.add_parser("count", help="number of k-card caps of AG(P,3) for every k (P <= 4)")
+    add_properties(count)
+    count.add_argument("--json", action="store_true", help="print one JSON list")
+    count.set_defaults(run=run_count)
+
+    probability = sub.add_parser("probability", help="exact chance that k cards hold no set")
+    add_properties(probability)
+    probability.add_argument("--cards", type=int, required=True, metavar="K", help="cards drawn")
+    probability.add_argument("--json", action="store_true", help="print one JSON object")
+    probability.set_defaults(run=run_probability)
+
+    verify = sub.add_parser("verify", help="check that a file of cards (digits) is a cap")
+    verify.add_argument("file", metavar="FILE", help="one card per line as P digits, P <= 10")
+    verify.add_argument("--json", action="store_true", help="print one JSON object")
+    verify.set_defaults(run=run_verify)
+
+    construct = sub.add_parser("construct", help="print setlab's largest construction for P")
+    add_properties(construct)
+    construct.set_defaults(run=run_construct)
+
+
+def run_largest(args: argparse.Namespace) -> int:
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise SetlabError("--time-limit must be positive")
+    for picture in (args.picture, args.graph):
+        if picture is not None and args.values != 3:
+            raise SetlabError("pictures are drawn for three values per property")
+        if picture is not None and not picture.lower().endswith((".png", ".svg", ".pdf")):
+            raise SetlabError(f"picture file '{picture}' must end in .png, .svg or .pdf")
+    with Store() as store:
+        result = largest_cap(args.properties, args.values, store=store, time_limit=args.time_limit)
+    if args.picture:
+        draw_deck(result.witness, args.properties, args.picture)
+    if args.graph:
+        draw_blocking_graph(result.witness, args.properties, args.graph)
+    words = card_words(result.witness, args.properties, args.values)
+    if args.json:
+        print_json(
+            {
+                "properties": result.properties,
+                "values": result.values,
+                "size": result.size,
+                "proven": result.proven,
+                "witness": words,
+                "method": result.proof["method"],
+                "seconds": result.proof.get("seconds"),
+            }
+        )
+        return 0
+    status = "proven maximal" if result.proven else "not proven maximal"
+    seconds = result.proof.get("seconds")
+    timing = f", {seconds:.1f} s" if seconds is not None else ""
+    print(
+        f"Largest cap with {args.properties} properties of {args.values} values: "
+        f"{result.size} cards, {status} ({result.proof['method']}{timing})"
+    )
+    text = ["".join(str(d) if d < 10 else f"({d})" for d in w) for w in words]
+    for row in range(0, len(text), 10):
+        print("  " + " ".join(text[row : row + 10]))
+    return 0
+
+
+def run_count(args: argparse.Namespace) -> int:
+    with Store() as store:
+        table = count_caps(args.properties, store=store)
+    if args.json:
+        print_json([vars(row) for row in table])
+        return 0
+    print(f"Caps of AG({args.properties},3) by size (labelled; classes under AGL; complete)")
+    print(f"{'k':>3} {'caps':>16} {'classes':>8} {'complete':>14} {'complete cl.':>12}")
+    for row in table:
+        print(
+            f"{row.k:>3} {row.caps:>16,} {row.classes:>8,} {row.complete:>14,}"
+            f" {row.complete_classes:>12,}"
+        )
+    return 0
+
+
+def run_probability(args: argparse.Namespace) -> int:
+    with Store() as store:
+        p = no_set_probability(args.cards, args.properties, store=store)
+    with localcontext() as context:
+        context.prec = 30
+        decimal = Decimal(p.numerator) / Decimal(p.denominator)
+    odds = odds_against(p)
+    if args.json:
+        print_json(
+            {
+                "properties": args.properties,
+                "cards": args.cards,
+                "numerator": p.numerator,
+                "denominator": p.denominator,
+                "decimal": f"{decimal:.20g}",
+                "odds_against": odds,
+            }
+        )
+        return 0
+    print(f"P(no set among {args.cards} random cards of {3**args.properties})")
+    print(f"  = {p.numerator}/{p.denominator}")
+    print(f"  = {decimal:.20g}")
+    print(f"  odds against no set: {odds}")
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    cards = read_cap_file(args.file)
+    found = find_set_in(cards)
+    properties = cards.shape[1]
+    if args.json:
+        print_json(
+            {
+                "properties": properties,
+                "size": len(cards),
+                "cap": found is None,
+                "set": None if found is None else list(found),
+            }
+        )
+        return 0 if found is None else 1
+    if found is None:
+        print(f"cap: {len(cards)} cards of AG({properties},3), no three of them form a set")
+        return 0
+    lines = ", ".join(f"{i + 1} ({''.join(map(str, cards[i]))})" for i in found)
+    print(f"not a cap: the cards on lines {lines} form a set")
+    return 1
+
+
+def run_construct(args: argparse.Namespace) -> int:
+    for card in best_construction(args.properties):
+        print("".join(map(str, card)))
+    return 0
