@@ -53,6 +53,8 @@ def quick_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
     with pytest.MonkeyPatch.context() as patch:  # fewer games keep the suite fast
         patch.setattr(real_games, "QUICK_GAMES", 20_000)
+        # module fixtures run before the per-test private store: give the report its own
+        patch.setenv("SETLAB_STORE", str(tmp_path_factory.mktemp("store") / "store.sqlite"))
         assert main(["reproduce", "--quick", "--out", str(out)]) == 0
     return out
 

@@ -712,6 +712,25 @@ def verify_largest_cap_proof(properties: int, values: int, proof: dict[str, Any]
     return rerun.proven and rerun.proof["levels"] == proof["levels"]
 
 
+def record_largest_cap(store: Store, result: LargestCap) -> None:
+    """Keep a largest-cap result in ``store`` as :func:`largest_cap` does with a ``store``.
+
+    The witness always (problem ``"maxcap"``, ``cards = 0``, ``params = {"values": V}``); the
+    proof record as the bound only when the search finished.
+
+    Examples
+    --------
+    >>> store = Store(":memory:")
+    >>> record_largest_cap(store, largest_cap(2))
+    >>> r = store.get("maxcap", 2, 0, {"values": 3})
+    >>> r.value, r.proven
+    (4, True)
+    """
+    searched = "levels" in result.proof or "counts" in result.proof
+    method = "canonical augmentation" if searched else "construction"
+    _record_largest(store, result.properties, result.values, result.witness, method, result.proof)
+
+
 def _greedy_witness(d: Deck) -> list[int]:
     """A maximal cap: add cards in index order while they keep it a cap."""
     cap: list[int] = []

@@ -6,11 +6,12 @@ writing such a module and listing it in :data:`SECTIONS` (see docs/report.md).
 
 from setlab.report.sections import (
     blog_methods,
+    cap_sets,
     cmm,
     paper_configurations,
     real_games,
     wikipedia_basics,
 )
 
-SECTIONS = (paper_configurations, cmm, wikipedia_basics, real_games, blog_methods)
+SECTIONS = (paper_configurations, cmm, wikipedia_basics, cap_sets, real_games, blog_methods)
 """Section modules, in the order they appear in the report."""
