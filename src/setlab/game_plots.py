@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from setlab.game_statistics import (
     expected_sets,
     set_distribution,
 )
-from setlab.render.drawing import Drawing
+from setlab.render.drawing import Drawing, embedded_svg
 
 FORMATS = (".png", ".svg")
 
@@ -127,15 +126,7 @@ def _panel_drawing(tally: GameTally, panel: Callable[[Axes, GameTally], None]) -
         figure.savefig(buffer, format="svg", metadata={"Date": None})
     finally:
         plt.close(figure)
-    svg = buffer.getvalue()
-    root = re.search(r"<svg\b[^>]*>", svg)
-    view = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', root.group(0)) if root else None
-    if root is None or view is None:  # pragma: no cover - matplotlib always writes both
-        raise SetlabError("matplotlib wrote an SVG without a viewBox")
-    # Nested in the Drawing's own <svg>: without width and height it fills the viewBox.
-    head = re.sub(r'\s(width|height)="[^"]*"', "", root.group(0))
-    body = head + svg[root.end() :]
-    return Drawing(body, float(view.group(1)), float(view.group(2)))
+    return embedded_svg(buffer.getvalue())
 
 
 def odds_by_round_svg(tally: GameTally) -> Drawing:

@@ -41,6 +41,35 @@ def set_colours(count: int) -> list[str]:
     return colours
 
 
+def highlighted_sets(
+    cards: Sequence[Card], sets: Sequence[Sequence[int]] | bool, what: str
+) -> list[tuple[int, ...]]:
+    """The sets to draw on a board or configuration of ``cards``, as position triples.
+
+    ``sets`` is True (every set among the cards), False (none) or explicit triples; the cards
+    must be non-empty and of one game.
+
+    Examples
+    --------
+    >>> highlighted_sets([Card.parse(c) for c in ("1RSD", "2RSD", "3RSD")], True, "board")
+    [(0, 1, 2)]
+    """
+    if not cards:
+        raise SetlabError(f"empty {what}: give at least one card")
+    properties = cards[0].properties
+    if any(card.properties != properties for card in cards):
+        raise SetlabError(f"all cards of a {what} must belong to one game (same P)")
+    if sets is True:
+        sets = find_sets(cards, properties)
+    elif sets is False:
+        sets = []
+    triples = [tuple(int(i) for i in triple) for triple in sets]
+    for triple in triples:
+        if len(triple) != 3 or any(not 0 <= i < len(cards) for i in triple):
+            raise SetlabError(f"set {triple} is not three positions of the {what}")
+    return triples
+
+
 def default_columns(n_cards: int) -> int:
     """Columns of a board: one row up to 6 cards, three rows up to 27 cards, 9 columns above.
 
@@ -78,19 +107,7 @@ def board_svg(
     >>> d.svg.count('class="card"'), d.svg.count('class="set-outline"')
     (5, 6)
     """
-    if not cards:
-        raise SetlabError("empty board: give at least one card")
-    properties = cards[0].properties
-    if any(card.properties != properties for card in cards):
-        raise SetlabError("all cards of a board must belong to one game (same P)")
-    if sets is True:
-        sets = find_sets(cards, properties)
-    elif sets is False:
-        sets = []
-    triples = [tuple(int(i) for i in triple) for triple in sets]
-    for triple in triples:
-        if len(triple) != 3 or any(not 0 <= i < len(cards) for i in triple):
-            raise SetlabError(f"set {triple} is not three positions on the board")
+    triples = highlighted_sets(cards, sets, "board")
     columns = columns or default_columns(len(cards))
     rings: list[list[int]] = [[] for _ in cards]
     for number, triple in enumerate(triples):

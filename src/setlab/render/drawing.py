@@ -7,6 +7,7 @@ so a drawing of width w saved at scale s is a PNG exactly ``round(w * s)`` pixel
 from __future__ import annotations
 
 import base64
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
@@ -109,3 +110,23 @@ class Drawing:
         except OSError as error:
             raise SetlabError(f"cannot write {path}: {error.strerror}") from None
         return path
+
+
+def embedded_svg(svg: str) -> Drawing:
+    """A standalone SVG document (e.g. matplotlib's) as a Drawing of its viewBox size.
+
+    The document's preamble is dropped and its root element kept without width and height, so
+    that, nested in the Drawing's own ``<svg>``, it fills its viewBox.
+
+    Examples
+    --------
+    >>> d = embedded_svg('<?xml version="1.0"?><svg width="4pt" viewBox="0 0 4 3"><g/></svg>')
+    >>> d.width, d.height, d.body
+    (4.0, 3.0, '<svg viewBox="0 0 4 3"><g/></svg>')
+    """
+    root = re.search(r"<svg\b[^>]*>", svg)
+    view = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', root.group(0)) if root else None
+    if root is None or view is None:
+        raise SetlabError("an embedded SVG needs a root element with a viewBox")
+    head = re.sub(r'\s(width|height)="[^"]*"', "", root.group(0))
+    return Drawing(head + svg[root.end() :], float(view.group(1)), float(view.group(2)))

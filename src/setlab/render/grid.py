@@ -19,8 +19,7 @@ import numpy as np
 
 from setlab.cards import Card
 from setlab.errors import SetlabError
-from setlab.find import find_sets
-from setlab.render.board import set_colours
+from setlab.render.board import highlighted_sets, set_colours
 from setlab.render.drawing import Drawing, element, text
 
 MAX_GRID_PROPERTIES = 6
@@ -124,16 +123,8 @@ def configuration_svg(
     >>> d.svg.count('class="point"'), d.svg.count('class="set-line"')
     (5, 2)
     """
-    if not cards:
-        raise SetlabError("empty configuration: give at least one card")
+    triples = highlighted_sets(cards, sets, "configuration")
     properties = cards[0].properties
-    if any(card.properties != properties for card in cards):
-        raise SetlabError("all cards of a configuration must belong to one game (same P)")
-    if sets is True:
-        sets = find_sets(cards, properties)
-    elif sets is False:
-        sets = []
-    triples = [tuple(int(i) for i in triple) for triple in sets]
     vectors = np.array([card.vector for card in cards], dtype=np.int64)
     if drop_constant:
         varying = [axis for axis in range(properties) if len(set(vectors[:, axis])) > 1]

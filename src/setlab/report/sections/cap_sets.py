@@ -8,14 +8,12 @@ cards, one class under AGL(4,3)) and gives the exact chance caps(k) / C(81, k) o
 
 from __future__ import annotations
 
-import re
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
-from setlab.errors import SetlabError
 from setlab.extremal.bigcaps import best_construction, find_set_in
 from setlab.extremal.cappictures import draw_blocking_graph, draw_deck
 from setlab.extremal.caps import (
@@ -28,7 +26,7 @@ from setlab.extremal.caps import (
     no_set_probability,
     record_largest_cap,
 )
-from setlab.render.drawing import Drawing
+from setlab.render.drawing import Drawing, embedded_svg
 from setlab.report.model import Claim, Claims, Context, Figure, Number, Section, Table, Text
 from setlab.store import Result
 from setlab.symmetry import orbit_size
@@ -123,21 +121,11 @@ def _count_table(context: Context) -> tuple[Number, bool]:
 def _figure(
     draw: Callable[[Sequence[int], int, str], None], cap: Sequence[int], properties: int
 ) -> Drawing:
-    """The picture a cappictures function saves for ``cap``, as a Drawing (its SVG, 1 unit = 1 pt).
-
-    matplotlib's document is nested in the Drawing's own ``<svg>``: its preamble dropped, its
-    root element kept without width and height so that it fills its viewBox.
-    """
+    """The picture a cappictures function saves for ``cap``, as a Drawing (1 unit = 1 pt)."""
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "picture.svg"
         draw(cap, properties, str(path))
-        svg = path.read_text()
-    root = re.search(r"<svg\b[^>]*>", svg)
-    view = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', root.group(0)) if root else None
-    if root is None or view is None:  # pragma: no cover - matplotlib always writes both
-        raise SetlabError("matplotlib wrote an SVG without a viewBox")
-    head = re.sub(r'\s(width|height)="[^"]*"', "", root.group(0))
-    return Drawing(head + svg[root.end() :], float(view.group(1)), float(view.group(2)))
+        return embedded_svg(path.read_text())
 
 
 def _construction(properties: int) -> int:
