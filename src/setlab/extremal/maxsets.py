@@ -393,8 +393,7 @@ class Solver:
                 self.properties, cards, value + 1, self.known_max(self.properties - 1)
             )
             if record is not None:
-                proof = dict(record, method="bounds", bounds_method=record.get("method"))
-                self._bound("max", cards, value, proof)
+                self._bound("max", cards, value, {"method": "bounds", "record": record})
 
     def _min(self, cards: int) -> None:
         if self.get("min", cards).proven or self._trivial("min", cards):
