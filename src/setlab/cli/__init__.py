@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from setlab import __version__
-from setlab.cli import cards, demo
+from setlab.cli import cards, demo, maxsets
 from setlab.errors import SetlabError
 
-COMMAND_GROUPS = (cards, demo)
+COMMAND_GROUPS = (cards, demo, maxsets)
 
 
 class _Parser(argparse.ArgumentParser):
