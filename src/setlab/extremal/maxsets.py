@@ -349,10 +349,12 @@ class Solver:
         return self.get("min", cards)
 
     def _max(self, cards: int) -> None:
-        if self.get("max", cards).proven or self._trivial("max", cards):
+        if self.get("max", cards).proven:
             return
         if self.properties <= 3:
             return self._exhaustive_all()
+        if self._trivial("max", cards):
+            return
         identity = complement_sum(self.properties, cards)
         cap = self.cap()
         if self.size - cards <= len(cap):  # complement of a cap: m(N-n) = 0, M(n) = identity
@@ -396,10 +398,12 @@ class Solver:
                 self._bound("max", cards, value, {"method": "bounds", "record": record})
 
     def _min(self, cards: int) -> None:
-        if self.get("min", cards).proven or self._trivial("min", cards):
+        if self.get("min", cards).proven:
             return
         if self.properties <= 3:
             return self._exhaustive_all()
+        if self._trivial("min", cards):
+            return
         cap = self.cap()
         if cards <= len(cap):
             self._witness("min", cap[:cards], "cap")
