@@ -107,8 +107,11 @@ def check_bound(result: Result, store: Store, rerun: bool = False) -> Check:
     if method == "complement":
         identity = complement_sum(p, n)
         if result.sense == "max":
-            ok = proof.get("min_bound") == 0 and bound == identity == proof["identity"]
-            return _check(result, "bound", ok, f"M(n) <= {identity} - m(N-n) <= {identity}")
+            low = proof["min_bound"]
+            other = store.get(PROBLEMS["min"], p, size - n)
+            known = low == 0 or (other is not None and (other.bound or 0) >= low)
+            ok = known and identity == proof["identity"] and bound == identity - low
+            return _check(result, "bound", ok, f"M(n) <= {identity} - m({size - n}), m >= {low}")
         other = store.get(PROBLEMS["max"], p, size - n)
         ok = (
             other is not None

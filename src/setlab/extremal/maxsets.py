@@ -33,7 +33,11 @@ KNOWN_CAP_SIZES = {1: 2, 2: 4, 3: 9, 4: 20, 5: 45, 6: 112}
 P = 5; Potechin 2008 for P = 6): the target of :func:`cap_witness`."""
 
 DEFAULT_SEARCH_CARDS = {4: 30, 5: 9}
-"""Largest n for which the solver runs the pruned search by default (P = 4: seconds each)."""
+"""Largest n for which the solver runs the pruned max search by default (P = 4: seconds each)."""
+
+DEFAULT_MIN_SEARCH_CARDS = {4: 21}
+"""Largest n for which the solver runs the pruned min search by default (P = 4, n = 21: ~1 min;
+it also gives M(N - n) by the complement identity)."""
 
 
 def total_sets(properties: int) -> int:
@@ -85,11 +89,13 @@ def deletion_bound(cards: int, previous: int) -> int:
     return t
 
 
-def cap_witness(properties: int, size: int, node_limit: int = 200_000) -> list[int] | None:
-    """A cap (no three cards in a set) of ``size`` cards, by depth-first search, or None.
+def cap_witness(properties: int, size: int, node_limit: int = 200_000) -> list[int]:
+    """The largest cap (no three cards in a set) of at most ``size`` cards a depth-first search
+    finds within ``node_limit`` nodes.
 
-    Starts from an affine basis 0, e_1, ..., e_P (every cap of >= P + 1 spanning cards is an
-    affine image of one containing it), then adds the smallest still-allowed card first.
+    Starts from an affine basis 0, e_1, ..., e_P (every cap spanning AG(P,3) is an affine image
+    of one containing it), then adds the smallest still-allowed card first, pruning branches that
+    cannot reach ``size``.
 
     Examples
     --------
@@ -99,35 +105,36 @@ def cap_witness(properties: int, size: int, node_limit: int = 200_000) -> list[i
     """
     n = deck_size(properties)
     table = third_card_table(properties).astype(np.int64)
-    start = [0] + [3**i for i in range(properties)]
-    start = start[: min(size, len(start))]
+    start = ([0] + [3**i for i in range(properties)])[: max(0, size)]
     allowed = (1 << n) - 1
     for i, c in enumerate(start):
         allowed &= ~(1 << c)
         for a in start[:i]:
             allowed &= ~(1 << int(table[a, c]))
+    best = list(start)
     nodes = 0
 
-    def extend(cap: list[int], allowed: int) -> list[int] | None:
-        nonlocal nodes
+    def extend(cap: list[int], allowed: int) -> bool:
+        nonlocal nodes, best
         nodes += 1
+        if len(cap) > len(best):
+            best = cap
         if len(cap) >= size:
-            return cap
+            return True
         while allowed and nodes < node_limit:
             if len(cap) + allowed.bit_count() < size:
-                return None
+                return False
             c = (allowed & -allowed).bit_length() - 1
             allowed &= ~(1 << c)
             child = allowed
             for a in cap:  # the third card of c and any cap card is now forbidden
                 child &= ~(1 << int(table[a, c]))
-            found = extend([*cap, c], child)
-            if found is not None:
-                return found
-        return None
+            if extend([*cap, c], child):
+                return True
+        return False
 
-    found = extend(start, allowed)
-    return None if found is None else sorted(found)
+    extend(list(start), allowed)
+    return sorted(best)
 
 
 @dataclass(frozen=True)
@@ -186,6 +193,8 @@ class Solver:
         Where witnesses, bounds and search checkpoints go.
     search_cards
         Largest n for which the pruned search runs (default: :data:`DEFAULT_SEARCH_CARDS`).
+    min_search_cards
+        Largest n for which the pruned min search runs (default: :data:`DEFAULT_MIN_SEARCH_CARDS`).
     use_bounds
         Call the bounds module (method 5 of the issue) where nothing else proves a value.
     workers
@@ -207,6 +216,7 @@ class Solver:
         store: Store,
         *,
         search_cards: int | None = None,
+        min_search_cards: int | None = None,
         use_bounds: bool = True,
         workers: int | None = None,
     ) -> None:
@@ -216,6 +226,11 @@ class Solver:
         self.store = store
         self.search_cards = (
             DEFAULT_SEARCH_CARDS.get(properties, 0) if search_cards is None else search_cards
+        )
+        self.min_search_cards = (
+            DEFAULT_MIN_SEARCH_CARDS.get(properties, 0)
+            if min_search_cards is None
+            else min_search_cards
         )
         self.use_bounds = use_bounds
         self.workers = workers
@@ -249,10 +264,8 @@ class Solver:
     def cap(self) -> list[int]:
         """The largest cap found (the known maximum size for P <= 6 when the search finds it)."""
         if self._cap is None:
-            target = KNOWN_CAP_SIZES.get(self.properties, 2 * self.properties)
-            while (cap := cap_witness(self.properties, target)) is None:
-                target -= 1
-            self._cap = cap
+            target = KNOWN_CAP_SIZES.get(self.properties, 2**self.properties)
+            self._cap = cap_witness(self.properties, target)
         return self._cap
 
     def _trivial(self, sense: Sense, cards: int) -> bool:
@@ -348,6 +361,15 @@ class Solver:
         self.seconds["min", cards] = time.perf_counter() - started
         return self.get("min", cards)
 
+    def _max_witnesses(self, cards: int) -> None:
+        """Record the constructions and the greedy extension as max witnesses."""
+        candidates = self.constructions(cards)
+        greedy = self._extend_greedily(cards)
+        if greedy is not None:
+            candidates.append(greedy)
+        for witness, method in candidates:
+            self._witness("max", witness, method)
+
     def _max(self, cards: int) -> None:
         if self.get("max", cards).proven:
             return
@@ -355,39 +377,30 @@ class Solver:
             return self._exhaustive_all()
         if self._trivial("max", cards):
             return
-        identity = complement_sum(self.properties, cards)
-        cap = self.cap()
-        if self.size - cards <= len(cap):  # complement of a cap: m(N-n) = 0, M(n) = identity
-            chosen = set(cap[: self.size - cards])
+        if self.size - cards <= len(self.cap()):  # complement of a cap: m(N-n) = 0
+            chosen = set(self.cap()[: self.size - cards])
             rest = [c for c in range(self.size) if c not in chosen]
             self._witness("max", rest, "complement of cap")
-            proof = {"method": "complement", "identity": identity, "min_bound": 0}
-            self._bound("max", cards, identity, dict(proof, argument="m(N-n) >= 0"))
-            return
-        candidates = self.constructions(cards)
-        greedy = self._extend_greedily(cards)
-        if greedy is not None:
-            candidates.append(greedy)
-        for witness, method in candidates:
-            self._witness("max", witness, method)
+            return self._max_from_min(cards, 0)
+        self._max_witnesses(cards)
         previous = self.get("max", cards - 1)
         if previous.bound is not None:
             bound = deletion_bound(cards, previous.bound)
             self._bound("max", cards, bound, {"method": "deletion", "previous": previous.bound})
+        if self.size - cards <= self.min_search_cards:  # M(n) from m(N-n) by the identity
+            low = self.min(self.size - cards)
+            if low.witness is not None:
+                chosen = set(low.witness)
+                rest = [c for c in range(self.size) if c not in chosen]
+                self._witness("max", rest, "complement")
+            if low.bound is not None:
+                self._max_from_min(cards, low.bound)
         current = self.get("max", cards)
         if current.proven:
             return
         value = current.value if current.value is not None else 0
         if cards <= self.search_cards:
-            result = search(
-                self.properties, cards, "max", value + 1, self.store, workers=self.workers
-            )
-            if result.witness is not None:
-                self.store.record_witness(
-                    "maxsets", self.properties, cards, "max", result.best, result.witness, "search"
-                )
-            bound = value if result.best is None else result.best
-            self._bound("max", cards, bound, result.record())
+            self._search("max", cards, value + 1)
             return
         bounds = _bounds_module() if self.use_bounds else None
         if bounds is not None:
@@ -396,6 +409,23 @@ class Solver:
             )
             if record is not None:
                 self._bound("max", cards, value, {"method": "bounds", "record": record})
+
+    def _max_from_min(self, cards: int, min_bound: int) -> None:
+        """M(n) <= identity - m(N-n) <= identity - min_bound."""
+        identity = complement_sum(self.properties, cards)
+        proof = {"method": "complement", "identity": identity, "min_bound": min_bound}
+        self._bound("max", cards, identity - min_bound, proof)
+
+    def _search(self, sense: Sense, cards: int, threshold: int) -> None:
+        """Run the pruned search for ``threshold`` and record what it proves and finds: every
+        orbit passing the threshold is found, so the extreme one found is exact, and finding
+        none proves the bound one step back."""
+        result = search(self.properties, cards, sense, threshold, self.store, workers=self.workers)
+        if result.witness is not None:
+            self._witness(sense, result.witness, "search")
+        step = 1 if sense == "max" else -1
+        bound = threshold - step if result.best is None else result.best
+        self._bound(sense, cards, bound, result.record())
 
     def _min(self, cards: int) -> None:
         if self.get("min", cards).proven:
@@ -409,8 +439,14 @@ class Solver:
             self._witness("min", cap[:cards], "cap")
             self._bound("min", cards, 0, {"method": "trivial", "argument": "counts are >= 0"})
             return
-        other = self.max(self.size - cards)
+        self._bound("min", cards, 0, {"method": "trivial", "argument": "counts are >= 0"})
         identity = complement_sum(self.properties, cards)
+        searching = cards <= self.min_search_cards
+        if searching:  # only the witnesses of M(N-n): its bound comes from this minimum
+            self._max_witnesses(self.size - cards)
+            other = self.get("max", self.size - cards)
+        else:
+            other = self.max(self.size - cards)
         if other.witness is not None:
             chosen = set(other.witness)
             complement = [c for c in range(self.size) if c not in chosen]
@@ -418,8 +454,9 @@ class Solver:
         if other.bound is not None and identity - other.bound > 0:
             proof = {"method": "complement", "identity": identity, "max_bound": other.bound}
             self._bound("min", cards, identity - other.bound, proof)
-        else:
-            self._bound("min", cards, 0, {"method": "trivial", "argument": "counts are >= 0"})
+        current = self.get("min", cards)
+        if searching and not current.proven and current.value:
+            self._search("min", cards, current.value - 1)
 
     def table(self, progress: bool = False) -> list[dict[str, Any]]:
         """Every n = 0..N: max, min, proven flags, methods and seconds (the CLI's ``--table``).

@@ -157,8 +157,9 @@ def _hash(value: Any) -> str:
 
 
 def job_name(properties: int, cards: int, sense: Sense, threshold: int, level: int) -> str:
-    """Checkpoint job name of one level: level k depends only on (P, n, sense, T) and k."""
-    return f"search/{sense}/P{properties}/n{cards}/T{threshold}/level{level}"
+    """Checkpoint job name of one level: level k depends only on (P, n, sense, T) and k (and the
+    pruning rules, whose version is the ``v1``)."""
+    return f"search-v1/{sense}/P{properties}/n{cards}/T{threshold}/level{level}"
 
 
 def search(
