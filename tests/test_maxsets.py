@@ -156,9 +156,10 @@ def test_search_resumes_after_interruption(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         search(4, 16, "max", 27, store, workers=1)
     monkeypatch.setattr(search_module, "extend_classes", real)
-    done = [len(store.finished_tasks(job_name(4, 16, "max", 27, k))) for k in range(1, 17)]
+    thresholds = level_thresholds("max", 16, 27)
+    done = [len(store.finished_tasks(job_name(4, "max", thresholds, k))) for k in range(1, 17)]
     assert sum(done) == 9  # the finished tasks were kept, the running one lost
-    store.forget_job(job_name(4, 16, "max", 27, 3))  # and lose a finished level too
+    store.forget_job(job_name(4, "max", thresholds, 3))  # and lose a finished level too
     resumed = search(4, 16, "max", 27, store, workers=1)
     assert resumed.best is None
     assert resumed.classes == reference.classes

@@ -41,6 +41,13 @@ def register(commands: argparse._SubParsersAction) -> None:
             default=None,
             help="largest n for the pruned search (default: 30 for P = 4)",
         )
+        parser.add_argument(
+            "--min-search-up-to",
+            type=int,
+            metavar="K",
+            default=None,
+            help="largest n for the pruned min search (default: 24 for P = 4)",
+        )
         parser.add_argument("--json", action="store_true", help="print one JSON object/list")
         _add_store(parser)
         parser.set_defaults(run=run_extremes, sense=sense)
@@ -59,9 +66,15 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def _solver(args: argparse.Namespace, store: Store) -> Solver:
-    if args.search_up_to is not None and args.search_up_to < 0:
-        raise SetlabError("--search-up-to must be non-negative")
-    return Solver(args.properties, store, search_cards=args.search_up_to)
+    for limit in (args.search_up_to, args.min_search_up_to):
+        if limit is not None and limit < 0:
+            raise SetlabError("search limits must be non-negative")
+    return Solver(
+        args.properties,
+        store,
+        search_cards=args.search_up_to,
+        min_search_cards=args.min_search_up_to,
+    )
 
 
 def run_extremes(args: argparse.Namespace) -> int:

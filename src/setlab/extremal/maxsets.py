@@ -35,9 +35,10 @@ P = 5; Potechin 2008 for P = 6): the target of :func:`cap_witness`."""
 DEFAULT_SEARCH_CARDS = {4: 30, 5: 9}
 """Largest n for which the solver runs the pruned max search by default (P = 4: seconds each)."""
 
-DEFAULT_MIN_SEARCH_CARDS = {4: 21}
-"""Largest n for which the solver runs the pruned min search by default (P = 4, n = 21: ~1 min;
-it also gives M(N - n) by the complement identity)."""
+DEFAULT_MIN_SEARCH_CARDS = {4: 24}
+"""Largest n for which the solver runs the pruned min search by default (P = 4, n = 21..24: about
+a minute for the first, seconds for the others, which share its levels); it also gives M(N - n)
+by the complement identity."""
 
 
 def total_sets(properties: int) -> int:

@@ -156,10 +156,11 @@ def _hash(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
 
 
-def job_name(properties: int, cards: int, sense: Sense, threshold: int, level: int) -> str:
-    """Checkpoint job name of one level: level k depends only on (P, n, sense, T) and k (and the
-    pruning rules, whose version is the ``v1``)."""
-    return f"search-v1/{sense}/P{properties}/n{cards}/T{threshold}/level{level}"
+def job_name(properties: int, sense: Sense, thresholds: list[int], level: int) -> str:
+    """Checkpoint job name of one level. Level k depends only on P, the sense and T_0..T_k (and
+    the pruning rules, versioned ``v1``), so searches for different n share equal levels."""
+    prefix = _hash(thresholds[: level + 1])[:16]
+    return f"search-v1/{sense}/P{properties}/level{level}/{prefix}"
 
 
 def search(
@@ -220,7 +221,7 @@ def search(
             for i, start in enumerate(range(0, len(level), size))
         }
         payloads = run_tasks(
-            job_name(properties, cards, sense, threshold, k),
+            job_name(properties, sense, thresholds, k),
             tasks,
             extend_classes,
             store,
