@@ -85,6 +85,7 @@ def run_extremes(args: argparse.Namespace) -> int:
         started = time.perf_counter()
         value = solver.max(args.cards) if args.sense == "max" else solver.min(args.cards)
         seconds = time.perf_counter() - started
+        solver.forget_checkpoints()
     if args.json:
         print_json(value.as_json(seconds))
         return 0

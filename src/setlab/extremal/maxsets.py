@@ -20,7 +20,7 @@ import numpy as np
 from setlab.cards import check_properties, deck_size, vector_of
 from setlab.errors import SetlabError
 from setlab.extremal.bruteforce import exhaustive_table
-from setlab.extremal.search import Sense, search
+from setlab.extremal.search import Sense, job_name, search
 from setlab.find import count_sets
 from setlab.geometry import third_card_table
 from setlab.store import Result, Store
@@ -237,6 +237,14 @@ class Solver:
         self.workers = workers
         self.seconds: dict[tuple[Sense, int], float] = {}
         self._cap: list[int] | None = None
+        self._jobs: set[str] = set()
+
+    def forget_checkpoints(self) -> None:
+        """Drop the checkpoints of the searches this solver finished (their results are stored;
+        searches for several n share levels, so this is left until the caller is done)."""
+        for job in sorted(self._jobs):
+            self.store.forget_job(job)
+        self._jobs.clear()
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -422,6 +430,9 @@ class Solver:
         orbit passing the threshold is found, so the extreme one found is exact, and finding
         none proves the bound one step back."""
         result = search(self.properties, cards, sense, threshold, self.store, workers=self.workers)
+        self._jobs.update(
+            job_name(self.properties, sense, result.thresholds, k) for k in range(1, cards + 1)
+        )
         if result.witness is not None:
             self._witness(sense, result.witness, "search")
         step = 1 if sense == "max" else -1
@@ -459,7 +470,7 @@ class Solver:
         if searching and not current.proven and current.value:
             self._search("min", cards, current.value - 1)
 
-    def table(self, progress: bool = False) -> list[dict[str, Any]]:
+    def table(self) -> list[dict[str, Any]]:
         """Every n = 0..N: max, min, proven flags, methods and seconds (the CLI's ``--table``).
 
         Max values first in increasing n (each deletion bound uses the previous one), then the
@@ -469,6 +480,7 @@ class Solver:
             self.max(n)
         for n in range(self.size + 1):
             self.min(n)
+        self.forget_checkpoints()
         rows = []
         for n in range(self.size + 1):
             high, low = self.get("max", n), self.get("min", n)
