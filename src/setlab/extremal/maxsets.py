@@ -208,7 +208,7 @@ class Solver:
     >>> v.value, v.proven, v.method
     (14, True, 'search')
     >>> solver.min(20).value, solver.max(70).value, solver.max(70).method
-    (0, 350, 'complement')
+    (0, 695, 'complement')
     """
 
     def __init__(
