@@ -118,3 +118,18 @@ def orbit_representatives(
         configuration = np.asarray(list(configuration), dtype=np.int64)
         seen.setdefault(certificate(configuration, properties), configuration)
     return list(seen.values())
+
+
+def point_orbits(configuration: Iterable[int], properties: int) -> np.ndarray:
+    """Orbit labels of the 3^P points under the stabiliser Aut(S) of the configuration S.
+
+    ``labels[x] == labels[y]`` iff some affine map fixing S as a set sends x to y; so adding x or
+    y to S gives affinely equivalent configurations. Each label is the smallest point of its orbit.
+
+    Examples
+    --------
+    >>> point_orbits([0, 1, 2], 2).tolist()  # the line itself, and the six points off it
+    [0, 0, 0, 3, 3, 3, 3, 3, 3]
+    """
+    orbits = pynauty.autgrp(_graph(configuration, properties))[3]
+    return np.asarray(orbits[: deck_size(properties)], dtype=np.int64)

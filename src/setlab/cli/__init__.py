@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from setlab import __version__
-from setlab.cli import caps, cards, demo, draw, game, heuristic, report
+from setlab.cli import caps, cards, demo, draw, game, heuristic, maxsets, report
 from setlab.errors import SetlabError
 
-COMMAND_GROUPS = (cards, demo, game, draw, report, heuristic, caps)
+COMMAND_GROUPS = (cards, demo, game, draw, report, heuristic, maxsets, caps)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,213 @@
+"""Independent re-verification of every extremal value the results store claims.
+
+A witness is re-counted by a plain triple loop over digit vectors (x + y + z = 0 in every
+coordinate), sharing no code with the numba kernels. A bound is re-checked from its proof record:
+arithmetic for deletion and complement bounds, the identity M(n) + m(N-n) = N(N-1)/6 - n(N-n)/2
+between the two problems, a re-run of searches and exhaustive walks on request, and the bounds
+module's own verifier for its records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from functools import cache
+from typing import Any
+
+from setlab.cards import deck_size, vector_of
+from setlab.extremal.bruteforce import Extremes, exhaustive_table
+from setlab.extremal.maxsets import (
+    PROBLEMS,
+    _bounds_module,
+    complement_sum,
+    deletion_bound,
+    total_sets,
+)
+from setlab.extremal.search import level_thresholds, search
+from setlab.store import Result, Store
+
+
+@dataclass(frozen=True)
+class Check:
+    """One verified claim: which result, what was checked, and whether it holds."""
+
+    problem: str
+    properties: int
+    cards: int
+    what: str
+    ok: bool
+    detail: str
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def recount(cards: list[int], properties: int) -> int:
+    """Sets among ``cards``, by testing every triple digit by digit (no table, no numba).
+
+    Examples
+    --------
+    >>> recount([0, 1, 2, 3, 4, 5, 6, 7, 8], 2)  # the whole plane AG(2,3): 12 lines
+    12
+    """
+    vectors = [vector_of(c, properties) for c in cards]
+    count = 0
+    for i, x in enumerate(vectors):
+        for j in range(i + 1, len(vectors)):
+            y = vectors[j]
+            for z in vectors[j + 1 :]:
+                if all((a + b + c) % 3 == 0 for a, b, c in zip(x, y, z, strict=True)):
+                    count += 1
+    return count
+
+
+def check_witness(result: Result) -> Check:
+    """The stored witness has ``cards`` distinct cards and exactly ``value`` sets."""
+    n = deck_size(result.properties)
+    witness = result.witness or []
+    if len(set(witness)) != result.cards or any(not 0 <= c < n for c in witness):
+        return _check(result, "witness", False, "not a set of distinct cards of the right size")
+    sets = recount(witness, result.properties)
+    return _check(result, "witness", sets == result.value, f"{sets} sets re-counted")
+
+
+def check_bound(result: Result, store: Store, rerun: bool = False) -> Check:
+    """Re-check the proof record of a stored bound (``rerun``: repeat searches and walks)."""
+    proof = result.proof or {}
+    method = proof.get("method")
+    p, n, bound = result.properties, result.cards, result.bound
+    size = deck_size(p)
+    if result.sense == "max" and result.value is not None and result.value > bound:
+        return _check(result, "bound", False, f"witness {result.value} exceeds bound {bound}")
+    if result.sense == "min" and result.value is not None and result.value < bound:
+        return _check(result, "bound", False, f"witness {result.value} below bound {bound}")
+    if method == "trivial":
+        if n <= 2 or n == size:
+            expected = 0 if n <= 2 else total_sets(p)
+            return _check(result, "bound", bound == expected, f"n = {n}: {expected} sets")
+        ok = result.sense == "min" and bound == 0
+        return _check(result, "bound", ok, "a minimum is never below 0")
+    if method == "exhaustive":
+        ok = proof.get("value") == bound
+        detail = "recorded walk value"
+        if rerun:
+            e = _walk(p)[n]
+            ok = ok and bound == (e.max if result.sense == "max" else e.min)
+            detail = "walk over all subsets repeated"
+        return _check(result, "bound", ok, detail)
+    if method == "deletion":
+        previous = store.get(PROBLEMS["max"], p, n - 1)
+        ok = (
+            result.sense == "max"
+            and previous is not None
+            and previous.bound is not None
+            and previous.bound <= proof["previous"]
+            and deletion_bound(n, proof["previous"]) == bound
+        )
+        return _check(result, "bound", ok, f"from M({n - 1}) <= {proof.get('previous')}")
+    if method == "complement":
+        identity = complement_sum(p, n)
+        if result.sense == "max":
+            low = proof["min_bound"]
+            other = store.get(PROBLEMS["min"], p, size - n)
+            known = low == 0 or (other is not None and (other.bound or 0) >= low)
+            ok = known and identity == proof["identity"] and bound == identity - low
+            return _check(result, "bound", ok, f"M(n) <= {identity} - m({size - n}), m >= {low}")
+        other = store.get(PROBLEMS["max"], p, size - n)
+        ok = (
+            other is not None
+            and other.bound is not None
+            and other.bound <= proof["max_bound"]
+            and bound == identity - proof["max_bound"]
+        )
+        return _check(result, "bound", ok, f"from M({size - n}) <= {proof.get('max_bound')}")
+    if method == "search":
+        return _check_search(result, proof, rerun)
+    if method == "bounds":
+        bounds = _bounds_module()
+        if bounds is None:
+            return _check(result, "bound", False, "bounds module unavailable: cannot verify")
+        ok = result.sense == "max" and bool(bounds.verify_max_bound(proof["record"]))
+        return _check(result, "bound", ok, f"verify_max_bound ({proof['record'].get('method')})")
+    return _check(result, "bound", False, f"unknown proof method {method!r}")
+
+
+def _check_search(result: Result, proof: dict[str, Any], rerun: bool) -> Check:
+    p, n, sense, threshold = result.properties, result.cards, result.sense, proof["threshold"]
+    refuted = proof["best"] is None
+    step = 1 if sense == "max" else -1
+    ok = (
+        proof["thresholds"] == level_thresholds(sense, n, threshold)
+        and proof["properties"] == p
+        and proof["cards"] == n
+        and proof["sense"] == sense
+        and (result.bound == threshold - step if refuted else result.bound == proof["best"])
+        and (proof["classes"][n] == 0) == refuted
+        and all(proof["orbit_checks"].values())
+    )
+    detail = f"threshold {threshold}, classes {proof['classes']}"
+    if rerun and ok:
+        again = search(p, n, sense, threshold)
+        ok = again.best == proof["best"] and again.level_hashes == proof["level_hashes"]
+        detail += ", search repeated"
+    return _check(result, "bound", ok, detail)
+
+
+def check_complements(store: Store, properties: int) -> list[Check]:
+    """M(n) and m(N-n) agree with sets(S) + sets(complement) = N(N-1)/6 - n(N-n)/2.
+
+    A max witness with v sets gives a min witness for N - n with identity - v sets, so the proven
+    min bound cannot exceed that (and likewise the other way); both proven means they sum exactly.
+    """
+    size = deck_size(properties)
+    out = []
+    for high in store.results(PROBLEMS["max"], properties):
+        low = store.get(PROBLEMS["min"], properties, size - high.cards)
+        if low is None:
+            continue
+        identity = complement_sum(properties, high.cards)
+        ok = True
+        if high.value is not None and low.bound is not None:
+            ok = ok and low.bound <= identity - high.value
+        if low.value is not None and high.bound is not None:
+            ok = ok and high.bound >= identity - low.value
+        if high.proven and low.proven:
+            ok = ok and high.value + low.value == identity
+        detail = f"M({high.cards}) + m({size - high.cards}) vs {identity}"
+        out.append(_check(high, "complement", ok, detail))
+    return out
+
+
+def verify_store(store: Store, properties: int | None = None, rerun: bool = False) -> list[Check]:
+    """Every check of every max/min result in the store (optionally one P).
+
+    Examples
+    --------
+    >>> store = Store(":memory:")
+    >>> _ = store.record_witness("maxsets", 2, 3, "max", 1, [0, 1, 2], "example")
+    >>> proof = {"method": "deletion", "previous": 0}  # M(2) <= 0 is not in the store
+    >>> _ = store.record_bound("maxsets", 2, 3, "max", 1, proof, "deletion")
+    >>> [(c.what, c.ok) for c in verify_store(store)]
+    [('witness', True), ('bound', False)]
+    """
+    checks: list[Check] = []
+    seen = set()
+    for problem in PROBLEMS.values():
+        for result in store.results(problem, properties):
+            seen.add(result.properties)
+            if result.witness is not None:
+                checks.append(check_witness(result))
+            if result.bound is not None:
+                checks.append(check_bound(result, store, rerun))
+    for p in sorted(seen):
+        checks.extend(check_complements(store, p))
+    return checks
+
+
+@cache
+def _walk(properties: int) -> list[Extremes]:
+    """The exhaustive walk, repeated once per P however many values it proved."""
+    return exhaustive_table(properties)
+
+
+def _check(result: Result, what: str, ok: bool, detail: str) -> Check:
+    return Check(result.problem, result.properties, result.cards, what, bool(ok), detail)

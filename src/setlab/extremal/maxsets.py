@@ -1,0 +1,504 @@
+"""The most and the fewest sets among n cards of AG(P,3): M(n) and m(n), proven, with witnesses.
+
+Complement identity: for S of n cards and N = 3^P, sets(S) + sets(complement) = N(N-1)/6 -
+n(N-n)/2 (a line meets S in 0..3 points; count lines by how many), so M(N-n) = that - m(n).
+m(n) = 0 while an n-cap exists. M(n) comes from witnesses (constructions, the store) and upper
+bounds: deletion from M(n-1), the pruned search, or the bounds module.
+
+Store layout (owned here): problem ``"maxsets"`` (sense ``"max"``) and ``"minsets"`` (sense
+``"min"``), ``params`` empty, the witness a list of card indices; proof records carry ``method``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from setlab.cards import check_properties, deck_size, vector_of
+from setlab.errors import SetlabError
+from setlab.extremal.bruteforce import exhaustive_table
+from setlab.extremal.search import Sense, job_name, search
+from setlab.find import count_sets
+from setlab.geometry import third_card_table
+from setlab.store import Result, Store
+
+PROBLEMS: dict[str, str] = {"max": "maxsets", "min": "minsets"}
+"""Store problem name per sense."""
+
+KNOWN_CAP_SIZES = {1: 2, 2: 4, 3: 9, 4: 20, 5: 45, 6: 112}
+"""Largest caps of AG(P,3) (Pellegrino 1971 for P = 4; Edel, Ferret, Landjev, Storme 2002 for
+P = 5; Potechin 2008 for P = 6): the target of :func:`cap_witness`."""
+
+DEFAULT_SEARCH_CARDS = {4: 30, 5: 9}
+"""Largest n for which the solver runs the pruned max search by default (P = 4: seconds each)."""
+
+DEFAULT_MIN_SEARCH_CARDS = {4: 24}
+"""Largest n for which the solver runs the pruned min search by default (P = 4, n = 21..24: about
+a minute for the first, seconds for the others, which share its levels); it also gives M(N - n)
+by the complement identity."""
+
+
+def total_sets(properties: int) -> int:
+    """N(N-1)/6: the number of lines of AG(P,3).
+
+    Examples
+    --------
+    >>> total_sets(4)
+    1080
+    """
+    n = deck_size(properties)
+    return n * (n - 1) // 6
+
+
+def complement_sum(properties: int, cards: int) -> int:
+    """sets(S) + sets(complement of S) for any S of n cards: N(N-1)/6 - n(N-n)/2.
+
+    A line meets S in t points, t = 0..3; with a_t lines of each kind, counting lines (sum a_t),
+    incidences point-line inside S (n(N-1)/2 = a_1 + 2a_2 + 3a_3) and inside the complement
+    gives a_3 + a_0 = N(N-1)/6 - n(N-n)/2.
+
+    Examples
+    --------
+    >>> complement_sum(4, 27), complement_sum(3, 0)
+    (351, 117)
+    """
+    n = deck_size(properties)
+    if not 0 <= cards <= n:
+        raise SetlabError(f"cards must be between 0 and {n}, got {cards}")
+    return total_sets(properties) - cards * (n - cards) // 2
+
+
+def deletion_bound(cards: int, previous: int) -> int:
+    """Largest T that deleting a card cannot refute, given M(n-1) <= previous.
+
+    An n-card configuration with T sets has a card on at most min(floor(3T/n), floor((n-1)/2))
+    of them, so M(n-1) >= T - that; hence M(n) <= the largest such T.
+
+    Examples
+    --------
+    >>> deletion_bound(9, 8)  # M(8) = 8 forces M(9) <= 12
+    12
+    """
+    if cards < 3:
+        return 0
+    t = previous
+    while (t + 1) - min(3 * (t + 1) // cards, (cards - 1) // 2) <= previous:
+        t += 1
+    return t
+
+
+def cap_witness(properties: int, size: int, node_limit: int = 200_000) -> list[int]:
+    """The largest cap (no three cards in a set) of at most ``size`` cards a depth-first search
+    finds within ``node_limit`` nodes.
+
+    Starts from an affine basis 0, e_1, ..., e_P (every cap spanning AG(P,3) is an affine image
+    of one containing it), then adds the smallest still-allowed card first, pruning branches that
+    cannot reach ``size``.
+
+    Examples
+    --------
+    >>> cap = cap_witness(4, 20)
+    >>> len(cap), count_sets(cap, 4)
+    (20, 0)
+    """
+    n = deck_size(properties)
+    table = third_card_table(properties).astype(np.int64)
+    start = ([0] + [3**i for i in range(properties)])[: max(0, size)]
+    allowed = (1 << n) - 1
+    for i, c in enumerate(start):
+        allowed &= ~(1 << c)
+        for a in start[:i]:
+            allowed &= ~(1 << int(table[a, c]))
+    best = list(start)
+    nodes = 0
+
+    def extend(cap: list[int], allowed: int) -> bool:
+        nonlocal nodes, best
+        nodes += 1
+        if len(cap) > len(best):
+            best = cap
+        if len(cap) >= size:
+            return True
+        while allowed and nodes < node_limit:
+            if len(cap) + allowed.bit_count() < size:
+                return False
+            c = (allowed & -allowed).bit_length() - 1
+            allowed &= ~(1 << c)
+            child = allowed
+            for a in cap:  # the third card of c and any cap card is now forbidden
+                child &= ~(1 << int(table[a, c]))
+            if extend([*cap, c], child):
+                return True
+        return False
+
+    extend(list(start), allowed)
+    return sorted(best)
+
+
+@dataclass(frozen=True)
+class Value:
+    """M(n) or m(n) as known: the witness value, whether proven, and by which methods."""
+
+    properties: int
+    cards: int
+    sense: Sense
+    value: int | None
+    bound: int | None
+    proven: bool
+    method: str | None
+    witness: list[int] | None
+    witness_method: str | None
+
+    def as_json(self, seconds: float | None = None) -> dict[str, Any]:
+        """The CLI's JSON object: witness cards as lists of P digits."""
+        out = asdict(self)
+        out["witness"] = (
+            None
+            if self.witness is None
+            else [list(vector_of(c, self.properties)) for c in self.witness]
+        )
+        if seconds is not None:
+            out["seconds"] = round(seconds, 3)
+        return out
+
+
+def _value(result: Result | None, properties: int, cards: int, sense: Sense) -> Value:
+    if result is None:
+        return Value(properties, cards, sense, None, None, False, None, None, None)
+    return Value(
+        properties, cards, sense, result.value, result.bound, result.proven,
+        result.bound_method, result.witness, result.witness_method,
+    )  # fmt: skip
+
+
+def _bounds_module() -> Any:
+    """The bounds engineer's module, or None while it does not exist."""
+    try:
+        from setlab.extremal import bounds  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return bounds if hasattr(bounds, "prove_max_bound") else None
+
+
+class Solver:
+    """Computes, proves and stores M(n) and m(n) for one P.
+
+    Parameters
+    ----------
+    properties
+        P, the dimension.
+    store
+        Where witnesses, bounds and search checkpoints go.
+    search_cards
+        Largest n for which the pruned search runs (default: :data:`DEFAULT_SEARCH_CARDS`).
+    min_search_cards
+        Largest n for which the pruned min search runs (default: :data:`DEFAULT_MIN_SEARCH_CARDS`).
+    use_bounds
+        Call the bounds module (method 5 of the issue) where nothing else proves a value.
+    workers
+        Process pool size for the search (default: all cores).
+
+    Examples
+    --------
+    >>> solver = Solver(4, Store(":memory:"))
+    >>> v = solver.max(12)
+    >>> v.value, v.proven, v.method
+    (14, True, 'search')
+    >>> solver.min(20).value, solver.max(70).value, solver.max(70).method
+    (0, 695, 'complement')
+    """
+
+    def __init__(
+        self,
+        properties: int,
+        store: Store,
+        *,
+        search_cards: int | None = None,
+        min_search_cards: int | None = None,
+        use_bounds: bool = True,
+        workers: int | None = None,
+    ) -> None:
+        check_properties(properties)
+        self.properties = properties
+        self.size = deck_size(properties)
+        self.store = store
+        self.search_cards = (
+            DEFAULT_SEARCH_CARDS.get(properties, 0) if search_cards is None else search_cards
+        )
+        self.min_search_cards = (
+            DEFAULT_MIN_SEARCH_CARDS.get(properties, 0)
+            if min_search_cards is None
+            else min_search_cards
+        )
+        self.use_bounds = use_bounds
+        self.workers = workers
+        self.seconds: dict[tuple[Sense, int], float] = {}
+        self._cap: list[int] | None = None
+        self._jobs: set[str] = set()
+
+    def forget_checkpoints(self) -> None:
+        """Drop the checkpoints of the searches this solver finished (their results are stored;
+        searches for several n share levels, so this is left until the caller is done)."""
+        for job in sorted(self._jobs):
+            self.store.forget_job(job)
+        self._jobs.clear()
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _check(self, cards: int) -> None:
+        if not isinstance(cards, int) or not 0 <= cards <= self.size:
+            raise SetlabError(f"cards must be between 0 and {self.size}, got {cards}")
+
+    def get(self, sense: Sense, cards: int) -> Value:
+        """What the store knows about M(n) (``"max"``) or m(n) (``"min"``)."""
+        return _value(
+            self.store.get(PROBLEMS[sense], self.properties, cards),
+            self.properties, cards, sense,
+        )  # fmt: skip
+
+    def _witness(self, sense: Sense, cards: list[int], method: str) -> None:
+        value = count_sets(cards, self.properties)
+        self.store.record_witness(
+            PROBLEMS[sense], self.properties, len(cards), sense, value, cards, method
+        )
+
+    def _bound(self, sense: Sense, cards: int, bound: int, proof: dict[str, Any]) -> None:
+        self.store.record_bound(
+            PROBLEMS[sense], self.properties, cards, sense, bound, proof, proof["method"]
+        )
+
+    def cap(self) -> list[int]:
+        """The largest cap found (the known maximum size for P <= 6 when the search finds it)."""
+        if self._cap is None:
+            target = KNOWN_CAP_SIZES.get(self.properties, 2**self.properties)
+            self._cap = cap_witness(self.properties, target)
+        return self._cap
+
+    def _trivial(self, sense: Sense, cards: int) -> bool:
+        """Record n <= 2 (no sets) and n = N (every line); True when it applied."""
+        if 2 < cards < self.size:
+            return False
+        witness = list(range(cards))
+        self._witness(sense, witness, "trivial")
+        value = 0 if cards <= 2 else total_sets(self.properties)
+        self._bound(sense, cards, value, {"method": "trivial", "argument": "n <= 2 or n = N"})
+        return True
+
+    def _exhaustive_all(self) -> None:
+        """P <= 3: record every M(n), m(n) from the walk over all subsets."""
+        for e in exhaustive_table(self.properties):
+            proof = {"method": "exhaustive", "subsets": 2**self.size, "order": "gray code"}
+            self._witness("max", e.max_witness, "exhaustive")
+            self._bound("max", e.cards, e.max, dict(proof, value=e.max))
+            self._witness("min", e.min_witness, "exhaustive")
+            self._bound("min", e.cards, e.min, dict(proof, value=e.min))
+
+    def _max_results(self, properties: int) -> list[Result]:
+        """Stored max results of AG(``properties``,3); for P <= 3 the exhaustive table is
+        computed and stored first if any value is missing."""
+        results = self.store.results(PROBLEMS["max"], properties)
+        if properties <= 3 and sum(r.proven for r in results) < deck_size(properties) + 1:
+            Solver(properties, self.store)._exhaustive_all()
+            results = self.store.results(PROBLEMS["max"], properties)
+        return results
+
+    def known_max(self, properties: int) -> dict[int, int]:
+        """Proven M(n) of AG(``properties``,3) by n (the bounds module's ``known_max``)."""
+        return {
+            r.cards: r.bound
+            for r in self._max_results(properties)
+            if r.proven and r.bound is not None
+        }
+
+    def _sub_witnesses(self) -> dict[int, list[int]]:
+        """Best known (P-1)-dimensional max witnesses by size, read as cards of the hyperplane
+        x_0 = 0 (a leading digit 0 keeps every index)."""
+        return {
+            r.cards: r.witness
+            for r in self._max_results(self.properties - 1)
+            if r.witness is not None
+        }
+
+    def constructions(self, cards: int) -> list[tuple[list[int], str]]:
+        """Candidate max witnesses: the best (P-1)-dimensional ones embedded, and a full
+        hyperplane H with (P-1)-optimal sets A, B in the two parallel hyperplanes (sets inside
+        H, A, B, and all |A||B| lines through a point of A, one of B and one of H)."""
+        sub = self._sub_witnesses()
+        third = self.size // 3
+        out: list[tuple[list[int], str]] = []
+        if cards in sub:
+            out.append((sub[cards], "embedded"))
+        if third in sub and len(sub[third]) == third:
+            for a in range(max(0, cards - 2 * third), min(third, cards - third) + 1):
+                b = cards - third - a
+                if a in sub and b in sub:
+                    slice_a = [c + third for c in sub[a]]
+                    slice_b = [c + 2 * third for c in sub[b]]
+                    out.append((sub[third] + slice_a + slice_b, f"hyperplane+{a}+{b}"))
+        return out
+
+    def _extend_greedily(self, cards: int) -> tuple[list[int], str] | None:
+        """The witness for n-1 plus the card completing most sets with it."""
+        previous = self.get("max", cards - 1).witness
+        if not previous or len(previous) != cards - 1:
+            return None
+        table = third_card_table(self.properties).astype(np.int64)
+        s = np.asarray(previous)
+        i, j = np.triu_indices(len(s), 1)
+        gain = np.bincount(table[s[i], s[j]], minlength=self.size)
+        gain[s] = -1
+        return sorted([*previous, int(np.argmax(gain))]), "greedy extension"
+
+    # -- the two problems ----------------------------------------------------------------------
+
+    def max(self, cards: int) -> Value:
+        """M(n): best witness and proven upper bound, computing what is missing."""
+        self._check(cards)
+        started = time.perf_counter()
+        self._max(cards)
+        self.seconds["max", cards] = time.perf_counter() - started
+        return self.get("max", cards)
+
+    def min(self, cards: int) -> Value:
+        """m(n): best witness and proven lower bound, computing what is missing."""
+        self._check(cards)
+        started = time.perf_counter()
+        self._min(cards)
+        self.seconds["min", cards] = time.perf_counter() - started
+        return self.get("min", cards)
+
+    def _max_witnesses(self, cards: int) -> None:
+        """Record the constructions and the greedy extension as max witnesses."""
+        candidates = self.constructions(cards)
+        greedy = self._extend_greedily(cards)
+        if greedy is not None:
+            candidates.append(greedy)
+        for witness, method in candidates:
+            self._witness("max", witness, method)
+
+    def _max(self, cards: int) -> None:
+        if self.get("max", cards).proven:
+            return
+        if self.properties <= 3:
+            return self._exhaustive_all()
+        if self._trivial("max", cards):
+            return
+        if self.size - cards <= len(self.cap()):  # complement of a cap: m(N-n) = 0
+            chosen = set(self.cap()[: self.size - cards])
+            rest = [c for c in range(self.size) if c not in chosen]
+            self._witness("max", rest, "complement of cap")
+            return self._max_from_min(cards, 0)
+        self._max_witnesses(cards)
+        previous = self.get("max", cards - 1)
+        if previous.bound is not None:
+            bound = deletion_bound(cards, previous.bound)
+            self._bound("max", cards, bound, {"method": "deletion", "previous": previous.bound})
+        if self.size - cards <= self.min_search_cards:  # M(n) from m(N-n) by the identity
+            low = self.min(self.size - cards)
+            if low.witness is not None:
+                chosen = set(low.witness)
+                rest = [c for c in range(self.size) if c not in chosen]
+                self._witness("max", rest, "complement")
+            if low.bound is not None:
+                self._max_from_min(cards, low.bound)
+        current = self.get("max", cards)
+        if current.proven:
+            return
+        value = current.value if current.value is not None else 0
+        if cards <= self.search_cards:
+            self._search("max", cards, value + 1)
+            return
+        bounds = _bounds_module() if self.use_bounds else None
+        if bounds is not None:
+            record = bounds.prove_max_bound(
+                self.properties, cards, value + 1, self.known_max(self.properties - 1)
+            )
+            if record is not None:
+                self._bound("max", cards, value, {"method": "bounds", "record": record})
+
+    def _max_from_min(self, cards: int, min_bound: int) -> None:
+        """M(n) <= identity - m(N-n) <= identity - min_bound."""
+        identity = complement_sum(self.properties, cards)
+        proof = {"method": "complement", "identity": identity, "min_bound": min_bound}
+        self._bound("max", cards, identity - min_bound, proof)
+
+    def _search(self, sense: Sense, cards: int, threshold: int) -> None:
+        """Run the pruned search for ``threshold`` and record what it proves and finds: every
+        orbit passing the threshold is found, so the extreme one found is exact, and finding
+        none proves the bound one step back."""
+        result = search(self.properties, cards, sense, threshold, self.store, workers=self.workers)
+        self._jobs.update(
+            job_name(self.properties, sense, result.thresholds, k) for k in range(1, cards + 1)
+        )
+        if result.witness is not None:
+            self._witness(sense, result.witness, "search")
+        step = 1 if sense == "max" else -1
+        bound = threshold - step if result.best is None else result.best
+        self._bound(sense, cards, bound, result.record())
+
+    def _min(self, cards: int) -> None:
+        if self.get("min", cards).proven:
+            return
+        if self.properties <= 3:
+            return self._exhaustive_all()
+        if self._trivial("min", cards):
+            return
+        cap = self.cap()
+        if cards <= len(cap):
+            self._witness("min", cap[:cards], "cap")
+            self._bound("min", cards, 0, {"method": "trivial", "argument": "counts are >= 0"})
+            return
+        self._bound("min", cards, 0, {"method": "trivial", "argument": "counts are >= 0"})
+        identity = complement_sum(self.properties, cards)
+        searching = cards <= self.min_search_cards
+        if searching:  # only the witnesses of M(N-n): its bound comes from this minimum
+            self._max_witnesses(self.size - cards)
+            other = self.get("max", self.size - cards)
+        else:
+            other = self.max(self.size - cards)
+        if other.witness is not None:
+            chosen = set(other.witness)
+            complement = [c for c in range(self.size) if c not in chosen]
+            self._witness("min", complement, "complement")
+        if other.bound is not None and identity - other.bound > 0:
+            proof = {"method": "complement", "identity": identity, "max_bound": other.bound}
+            self._bound("min", cards, identity - other.bound, proof)
+        current = self.get("min", cards)
+        if searching and not current.proven and current.value:
+            self._search("min", cards, current.value - 1)
+
+    def table(self) -> list[dict[str, Any]]:
+        """Every n = 0..N: max, min, proven flags, methods and seconds (the CLI's ``--table``).
+
+        Max values first in increasing n (each deletion bound uses the previous one), then the
+        minima, mostly by the complement identity.
+        """
+        for n in range(self.size + 1):
+            self.max(n)
+        for n in range(self.size + 1):
+            self.min(n)
+        self.forget_checkpoints()
+        rows = []
+        for n in range(self.size + 1):
+            high, low = self.get("max", n), self.get("min", n)
+            rows.append(
+                {
+                    "properties": self.properties,
+                    "cards": n,
+                    "max": high.value,
+                    "max_bound": high.bound,
+                    "max_proven": high.proven,
+                    "max_method": high.method,
+                    "min": low.value,
+                    "min_bound": low.bound,
+                    "min_proven": low.proven,
+                    "min_method": low.method,
+                    "seconds": round(
+                        self.seconds.get(("max", n), 0.0) + self.seconds.get(("min", n), 0.0), 3
+                    ),
+                }
+            )
+        return rows

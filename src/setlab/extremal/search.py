@@ -1,0 +1,270 @@
+"""Isomorph-free, pruned generation of n-card configurations of AG(P,3) up to AGL(P,3).
+
+Level k holds one representative per AGL-orbit of the k-card configurations whose set count
+passes the level threshold T_k. Level k is built by adding every card to every level-(k-1)
+representative (one card per orbit of the representative's stabiliser) and keeping one child per
+nauty certificate. A configuration passing T_k has a card whose deletion leaves one passing
+T_{k-1} (see :func:`level_thresholds`), so no orbit passing T_n is ever missed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from setlab.cards import check_properties, deck_size
+from setlab.errors import SetlabError
+from setlab.executor import default_workers, run_tasks
+from setlab.geometry import affine_group_order, third_card_table
+from setlab.store import Store
+from setlab.symmetry import certificate, point_orbits, stabiliser_order
+
+Sense = Literal["max", "min"]
+
+_SERIAL_WORK = 20_000
+"""Below this many (parent, card) pairs a level runs in this process: a pool costs more."""
+
+
+def level_thresholds(sense: Sense, cards: int, threshold: int) -> list[int]:
+    """The thresholds T_0..T_n that a search for n-card configurations passing T keeps.
+
+    Max (configurations with at least T sets): a k-card configuration with L sets has a card on at
+    most min(floor(3L/k), floor((k-1)/2)) of them (the average degree is 3L/k; a card pairs with
+    the k-1 others in disjoint pairs), and L - floor(3L/k) does not decrease with L, so deleting it
+    leaves at least T_{k-1} = T_k - min(floor(3 T_k / k), floor((k-1)/2)) sets. Thresholds <= 0
+    keep everything and are written 0.
+
+    Min (configurations with at most T sets): some card lies on at least ceil(3L/k) of the L sets,
+    and L - ceil(3L/k) does not decrease with L, so T_{k-1} = T_k - ceil(3 T_k / k).
+
+    Examples
+    --------
+    >>> level_thresholds("max", 12, 15)
+    [0, 0, 0, 1, 1, 2, 3, 4, 5, 7, 9, 12, 15]
+    >>> level_thresholds("min", 6, 1)
+    [0, 0, 0, 0, 0, 0, 1]
+    """
+    if sense not in ("max", "min"):
+        raise SetlabError(f"sense is 'max' or 'min', got {sense!r}")
+    if cards < 0:
+        raise SetlabError("the number of cards must be non-negative")
+    out = [0] * (cards + 1)
+    out[cards] = threshold
+    for k in range(cards, 0, -1):
+        t = out[k]
+        if sense == "max":
+            out[k - 1] = 0 if t <= 0 else max(0, t - min(3 * t // k, (k - 1) // 2))
+        else:
+            out[k - 1] = -1 if t < 0 else t - (-(-3 * t // k) if k >= 3 else 0)
+    return out
+
+
+def _passes(sense: Sense, count: int, threshold: int) -> bool:
+    return count >= threshold if sense == "max" else count <= threshold
+
+
+def _unpruned(sense: Sense, k: int, threshold: int) -> bool:
+    """True when every k-card configuration passes (0 <= sets <= k(k-1)/6)."""
+    return threshold <= 0 if sense == "max" else threshold >= k * (k - 1) // 6
+
+
+def extend_classes(
+    properties: int, sense: Sense, threshold: int, parents: list[list[Any]]
+) -> dict[str, Any]:
+    """One task: the children passing ``threshold`` of each parent ``[cards, sets]``, deduplicated.
+
+    A child adds a card x to the parent S; its set count is sets(S) plus the number of pairs of S
+    whose third card is x. Only one x per orbit of Aut(S) is tried. Returns the classes found
+    (``[certificate hex, cards, sets]``, first seen kept) and the work done.
+
+    Examples
+    --------
+    >>> out = extend_classes(3, "max", 1, [[[0, 1], 0]])
+    >>> [(cards, sets) for _, cards, sets in out["classes"]]
+    [([0, 1, 2], 1)]
+    """
+    n = deck_size(properties)
+    table = third_card_table(properties).astype(np.int64)
+    found: dict[str, list[Any]] = {}
+    children = certificate_calls = automorphism_calls = 0
+    for cards, sets in parents:
+        s = np.asarray(cards, dtype=np.int64)
+        i, j = np.triu_indices(len(s), 1)
+        new_sets = np.bincount(table[s[i], s[j]], minlength=n)
+        orbits = point_orbits(s, properties) if len(s) else np.zeros(n, dtype=np.int64)
+        automorphism_calls += 1 if len(s) else 0
+        free = np.ones(n, dtype=bool)
+        free[s] = False
+        # one card per Aut(S)-orbit: the orbit's label is its smallest point
+        candidates = np.flatnonzero(free & (orbits == np.arange(n)))
+        for x in candidates.tolist():
+            count = int(sets + new_sets[x])
+            children += 1
+            if not _passes(sense, count, threshold):
+                continue
+            child = sorted([*cards, x])
+            key = certificate(child, properties).hex()
+            certificate_calls += 1
+            found.setdefault(key, [key, child, count])
+    return {
+        "classes": list(found.values()),
+        "children": children,
+        "certificate_calls": certificate_calls,
+        "automorphism_calls": automorphism_calls,
+    }
+
+
+@dataclass
+class SearchResult:
+    """Outcome and proof record of a pruned level-by-level search.
+
+    ``classes[k]`` is the number of orbits kept at level k; ``best``/``witness`` the extreme set
+    count at level n among the kept orbits (None when none passes: the claim is refuted).
+    ``orbit_checks[k]`` records, on unpruned levels, that the orbit sizes sum to C(N, k).
+    """
+
+    properties: int
+    cards: int
+    sense: Sense
+    threshold: int
+    thresholds: list[int]
+    classes: list[int] = field(default_factory=list)
+    children: list[int] = field(default_factory=list)
+    certificate_calls: list[int] = field(default_factory=list)
+    automorphism_calls: list[int] = field(default_factory=list)
+    orbit_checks: dict[str, bool] = field(default_factory=dict)
+    level_hashes: list[str] = field(default_factory=list)
+    best: int | None = None
+    witness: list[int] | None = None
+    seconds: float = 0.0
+
+    def record(self) -> dict[str, Any]:
+        """The JSON-able proof record (with hashes of its input and of every level's classes)."""
+        out = asdict(self)
+        out["method"] = "search"
+        out["input_hash"] = _hash([self.properties, self.cards, self.sense, self.threshold])
+        return out
+
+
+def _hash(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
+
+
+def job_name(properties: int, sense: Sense, thresholds: list[int], level: int) -> str:
+    """Checkpoint job name of one level. Level k depends only on P, the sense and T_0..T_k (and
+    the pruning rules, versioned ``v1``), so searches for different n share equal levels."""
+    prefix = _hash(thresholds[: level + 1])[:16]
+    return f"search-v1/{sense}/P{properties}/level{level}/{prefix}"
+
+
+def search(
+    properties: int,
+    cards: int,
+    sense: Sense,
+    threshold: int,
+    store: Store | None = None,
+    *,
+    workers: int | None = None,
+    check_orbits: bool = True,
+) -> SearchResult:
+    """All AGL-orbits of ``cards``-card configurations with >= (max) or <= (min) ``threshold`` sets.
+
+    Level by level from the empty configuration; each level's parents are split into tasks run by
+    :func:`setlab.executor.run_tasks` and checkpointed in ``store``, so an interrupted search
+    resumes. Unpruned levels are checked by orbit-stabiliser when ``check_orbits``.
+
+    Returns a :class:`SearchResult`. For max, ``best is None`` proves that no configuration has
+    ``threshold`` sets; otherwise ``best`` is the maximum (every configuration with at least
+    ``threshold`` sets was found). Min likewise.
+
+    Examples
+    --------
+    >>> r = search(3, 9, "max", 12, workers=1)
+    >>> r.best, r.classes
+    (12, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
+    >>> search(3, 9, "max", 13, workers=1).best is None
+    True
+
+    References
+    ----------
+    B. D. McKay, "Isomorph-free exhaustive generation", J. Algorithms 26 (1998) (orderly
+    generation with isomorph rejection by canonical certificates).
+    """
+    check_properties(properties)
+    n = deck_size(properties)
+    if not 0 <= cards <= n:
+        raise SetlabError(f"cards must be between 0 and {n}, got {cards}")
+    started = time.perf_counter()
+    thresholds = level_thresholds(sense, cards, threshold)
+    result = SearchResult(properties, cards, sense, threshold, thresholds)
+    level: list[list[Any]] = [[[], 0]]  # level 0: the empty configuration, no sets
+    result.classes.append(1 if _passes(sense, 0, thresholds[0]) else 0)
+    result.children.append(0)
+    result.certificate_calls.append(0)
+    result.automorphism_calls.append(0)
+    result.level_hashes.append(_hash([]))
+    if not result.classes[0]:
+        level = []
+    for k in range(1, cards + 1):
+        work = len(level) * (n - k + 1)
+        pool = 1 if work < _SERIAL_WORK else (workers or default_workers())
+        size = max(1, math.ceil(len(level) / (8 * pool)))
+        size = min(size, 500)
+        tasks = {
+            f"{i:06d}": (properties, sense, thresholds[k], level[start : start + size])
+            for i, start in enumerate(range(0, len(level), size))
+        }
+        payloads = run_tasks(
+            job_name(properties, sense, thresholds, k),
+            tasks,
+            extend_classes,
+            store,
+            workers=pool,
+            description=f"{sense}sets P={properties} n={cards} level {k}",
+            summary=lambda done: f"{sum(len(p['classes']) for p in done.values())} children kept",
+        )
+        merged: dict[str, list[Any]] = {}
+        for key in sorted(payloads):
+            for item in payloads[key]["classes"]:
+                merged.setdefault(item[0], item)
+        ordered = [merged[key] for key in sorted(merged)]
+        level = [[cards_, sets] for _, cards_, sets in ordered]
+        result.classes.append(len(level))
+        result.children.append(sum(p["children"] for p in payloads.values()))
+        result.certificate_calls.append(sum(p["certificate_calls"] for p in payloads.values()))
+        result.automorphism_calls.append(sum(p["automorphism_calls"] for p in payloads.values()))
+        result.level_hashes.append(_hash(sorted(merged)))
+        if check_orbits and _unpruned(sense, k, thresholds[k]):
+            total = sum(orbit_sizes([c for c, _ in level], properties))
+            result.orbit_checks[str(k)] = total == math.comb(n, k)
+            if total != math.comb(n, k):
+                raise SetlabError(
+                    f"orbit-stabiliser check failed at level {k}: {total} != C({n},{k})"
+                )
+        if not level:
+            break
+    result.classes += [0] * (cards + 1 - len(result.classes))
+    if level and len(level[0][0]) == cards:
+        pick = max if sense == "max" else min
+        best = pick(level, key=lambda item: item[1])
+        result.best, result.witness = int(best[1]), [int(c) for c in best[0]]
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def orbit_sizes(configurations: list[list[int]], properties: int) -> list[int]:
+    """|AGL(P,3)| / |Aut(S)| for each configuration S.
+
+    Examples
+    --------
+    >>> orbit_sizes([[0, 1, 2], [0, 1, 3]], 3)  # lines and triangles of AG(3,3)
+    [117, 2808]
+    """
+    group = affine_group_order(properties)
+    return [group // stabiliser_order(c, properties) for c in configurations]

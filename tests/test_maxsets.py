@@ -1,0 +1,193 @@
+"""Max/min sets among n cards: paper tables, brute force, search soundness, certificates, resume."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from setlab.cards import index_of
+from setlab.certificates import check_witness, recount, verify_store
+from setlab.cli import main
+from setlab.extremal import search as search_module
+from setlab.extremal.bruteforce import brute_force_extremes, exhaustive_table
+from setlab.extremal.maxsets import Solver, cap_witness, complement_sum, deletion_bound
+from setlab.extremal.search import job_name, level_thresholds, search
+from setlab.find import count_sets
+from setlab.geometry import random_affine_map
+from setlab.store import Store
+from setlab.symmetry import orbit_representatives
+
+# The seed paper (max-sets-paper.txt): Table 3 (P = 3, n = 0..27; n < 3 have no sets) and
+# Table 1 (P = 4, n = 3..12).
+TABLE3 = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12, 12, 13, 14, 16, 19, 23, 26, 30, 36, 41, 47, 54, 62, 71,
+          81, 92, 104, 117]  # fmt: skip
+TABLE1 = {3: 1, 4: 1, 5: 2, 6: 3, 7: 5, 8: 8, 9: 12, 10: 12, 11: 13, 12: 14}
+
+
+@pytest.fixture(scope="module")
+def p3_table():
+    return exhaustive_table(3)
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory):
+    """A store with P = 4 solved for n <= 12 (max) and the minima the caps give."""
+    store = Store(tmp_path_factory.mktemp("maxsets") / "store.sqlite")
+    solver = Solver(4, store, workers=1)
+    for n in range(13):
+        solver.max(n)
+        solver.min(n)
+    yield solver
+    store.close()
+
+
+def test_exhaustive_walk_reproduces_table3_and_the_complement_identity(p3_table):
+    assert [e.max for e in p3_table] == TABLE3
+    for e in p3_table:
+        assert count_sets(e.max_witness, 3) == e.max and len(e.max_witness) == e.cards
+        assert count_sets(e.min_witness, 3) == e.min and len(e.min_witness) == e.cards
+        assert e.max + p3_table[27 - e.cards].min == complement_sum(3, e.cards)
+    assert max(e.cards for e in p3_table if e.min == 0) == 9  # the largest cap of AG(3,3)
+
+
+def test_brute_force_agrees_with_the_exhaustive_walk():
+    walk = exhaustive_table(2)
+    for n in range(10):
+        brute = brute_force_extremes(2, n)
+        assert (brute.max, brute.min) == (walk[n].max, walk[n].min)
+        assert brute.examined == math.comb(9, n)
+    p3 = brute_force_extremes(3, 4)
+    assert (p3.max, p3.min, count_sets(p3.max_witness, 3)) == (1, 0, 1)
+
+
+def test_search_proves_table1_and_agrees_with_brute_force(solved):
+    for n, value in TABLE1.items():
+        result = solved.get("max", n)
+        assert (result.value, result.bound, result.proven) == (value, value, True)
+        assert recount(result.witness, 4) == value
+    for n in (3, 4):
+        assert brute_force_extremes(4, n).max == TABLE1[n] == search(4, n, "max", 1).best
+
+
+def test_search_max_and_min_agree_with_the_exhaustive_walk(p3_table):
+    for e in p3_table:
+        assert search(3, e.cards, "max", e.max, workers=1).best == e.max
+        assert search(3, e.cards, "max", e.max + 1, workers=1).best is None
+    for e in p3_table[8:15]:
+        assert search(3, e.cards, "min", e.min, workers=1).best == e.min
+        if e.min:
+            assert search(3, e.cards, "min", e.min - 1, workers=1).best is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sets(st.integers(0, 26), min_size=3, max_size=27), st.integers(-3, 3))
+def test_level_thresholds_are_sound(cards, shift):
+    """Every configuration passing T_k loses a card and still passes T_{k-1}."""
+    cards = sorted(cards)
+    k, sets = len(cards), count_sets(cards, 3)
+    below = [count_sets(cards[:i] + cards[i + 1 :], 3) for i in range(k)]
+    high = level_thresholds("max", k, max(0, sets - abs(shift)))
+    assert max(below) >= high[k - 1]
+    low = level_thresholds("min", k, sets + abs(shift))
+    assert min(below) <= low[k - 1]
+
+
+def test_search_classes_are_the_orbits_and_pass_orbit_stabiliser():
+    """Unpruned search levels hold exactly the AGL-orbits of k-subsets (nauty-free count)."""
+    result = search(2, 9, "max", 0, workers=1)
+    for k in range(10):
+        orbits = orbit_representatives(itertools.combinations(range(9), k), 2)
+        assert result.classes[k] == len(orbits)
+    assert result.orbit_checks == {str(k): True for k in range(1, 10)}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sets(st.integers(0, 80), max_size=81), st.integers(0, 2**32 - 1))
+def test_complement_identity_and_affine_invariance(cards, seed):
+    cards = sorted(cards)
+    rest = sorted(set(range(81)) - set(cards))
+    assert count_sets(cards) + count_sets(rest) == complement_sum(4, len(cards))
+    image = random_affine_map(4, seed)(np.array(cards, dtype=np.int64)).tolist()
+    assert count_sets(image) == count_sets(cards)
+
+
+def test_deletion_bound_matches_the_threshold_rule():
+    for n in range(3, 40):
+        for previous in range(0, 60):
+            bound = deletion_bound(n, previous)
+            assert level_thresholds("max", n, bound)[n - 1] <= previous
+            assert level_thresholds("max", n, bound + 1)[n - 1] > previous
+
+
+def test_caps_complements_and_the_verifier(solved):
+    cap = cap_witness(4, 20)
+    assert len(cap) == 20 and recount(cap, 4) == 0
+    for n in range(13):
+        assert solved.get("min", n).proven and solved.get("min", n).value == 0
+    high = solved.max(75)  # complement of a 6-cap
+    assert high.proven and high.value == complement_sum(4, 75) and recount(high.witness, 4) == 855
+    checks = verify_store(solved.store)
+    assert checks and all(c.ok for c in checks), [c for c in checks if not c.ok]
+    bad = solved.store.get("maxsets", 4, 12)
+    tampered = dataclasses.replace(bad, witness=[*bad.witness[:-1], 80])
+    assert not check_witness(tampered).ok
+
+
+def test_search_resumes_after_interruption(tmp_path, monkeypatch):
+    reference = search(4, 16, "max", 27, workers=1)
+    store = Store(tmp_path / "resume.sqlite")
+    calls = {"n": 0}
+    real = search_module.extend_classes
+
+    def interrupted(*args):
+        calls["n"] += 1
+        if calls["n"] == 10:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(search_module, "extend_classes", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        search(4, 16, "max", 27, store, workers=1)
+    monkeypatch.setattr(search_module, "extend_classes", real)
+    thresholds = level_thresholds("max", 16, 27)
+    done = [len(store.finished_tasks(job_name(4, "max", thresholds, k))) for k in range(1, 17)]
+    assert sum(done) == 9  # the finished tasks were kept, the running one lost
+    store.forget_job(job_name(4, "max", thresholds, 3))  # and lose a finished level too
+    resumed = search(4, 16, "max", 27, store, workers=1)
+    assert resumed.best is None
+    assert resumed.classes == reference.classes
+    assert resumed.level_hashes == reference.level_hashes
+
+
+def test_cli_maxsets_json_table_and_errors(tmp_path, capsys):
+    store = str(tmp_path / "cli.sqlite")
+    assert main(["maxsets", "-p", "2", "-n", "7", "--json", "--store", store]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["value"], out["proven"], out["method"]) == (5, True, "exhaustive")
+    assert all(len(card) == 2 and set(card) <= {0, 1, 2} for card in out["witness"])
+    assert recount([index_of(card) for card in out["witness"]], 2) == 5
+    assert main(["minsets", "-p", "2", "--table", "--json", "--store", store]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["min"] for r in rows] == [0, 0, 0, 0, 0, 1, 2, 5, 8, 12]
+    assert all(r["max_proven"] and r["min_proven"] for r in rows)
+    assert main(["verify", "--store", store]) == 0
+    assert "checks passed" in capsys.readouterr().out
+    assert main(["maxsets", "-p", "4", "-n", "82", "--store", store]) == 2
+    assert capsys.readouterr().err.startswith("error: cards must be between 0 and 81")
+
+
+@pytest.mark.slow
+def test_brute_force_n5_and_search_to_30(tmp_path):
+    assert brute_force_extremes(4, 5).max == 2
+    solver = Solver(4, Store(tmp_path / "slow.sqlite"))
+    rows = solver.table()
+    assert [r["max"] for r in rows[:28]] == TABLE3
+    assert all(r["max_proven"] for r in rows[:31])
+    assert all(c.ok for c in verify_store(solver.store, rerun=True))
