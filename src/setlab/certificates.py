@@ -14,10 +14,10 @@ from functools import cache
 from typing import Any
 
 from setlab.cards import deck_size, vector_of
+from setlab.extremal.bounds import verify_max_bound
 from setlab.extremal.bruteforce import Extremes, exhaustive_table
 from setlab.extremal.maxsets import (
     PROBLEMS,
-    _bounds_module,
     complement_sum,
     deletion_bound,
     total_sets,
@@ -123,10 +123,12 @@ def check_bound(result: Result, store: Store, rerun: bool = False) -> Check:
     if method == "search":
         return _check_search(result, proof, rerun)
     if method == "bounds":
-        bounds = _bounds_module()
-        if bounds is None:
-            return _check(result, "bound", False, "bounds module unavailable: cannot verify")
-        ok = result.sense == "max" and bool(bounds.verify_max_bound(proof["record"]))
+        record = proof["record"]
+        ok = (
+            result.sense == "max"
+            and record.get("claim") == f"max <= {bound}"
+            and verify_max_bound(record)
+        )
         return _check(result, "bound", ok, f"verify_max_bound ({proof['record'].get('method')})")
     return _check(result, "bound", False, f"unknown proof method {method!r}")
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from setlab.cards import check_properties, deck_size, vector_of
 from setlab.errors import SetlabError
+from setlab.extremal.bounds import max_upper_bound
 from setlab.extremal.bruteforce import exhaustive_table
 from setlab.extremal.search import Sense, job_name, search
 from setlab.find import count_sets
@@ -174,15 +175,6 @@ def _value(result: Result | None, properties: int, cards: int, sense: Sense) -> 
     )  # fmt: skip
 
 
-def _bounds_module() -> Any:
-    """The bounds engineer's module, or None while it does not exist."""
-    try:
-        from setlab.extremal import bounds  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return bounds if hasattr(bounds, "prove_max_bound") else None
-
-
 class Solver:
     """Computes, proves and stores M(n) and m(n) for one P.
 
@@ -197,7 +189,8 @@ class Solver:
     min_search_cards
         Largest n for which the pruned min search runs (default: :data:`DEFAULT_MIN_SEARCH_CARDS`).
     use_bounds
-        Call the bounds module (method 5 of the issue) where nothing else proves a value.
+        Call :func:`setlab.extremal.bounds.max_upper_bound` (counting identities over parallel
+        classes, near-caps) where nothing else proves a value.
     workers
         Process pool size for the search (default: all cores).
 
@@ -411,13 +404,12 @@ class Solver:
         if cards <= self.search_cards:
             self._search("max", cards, value + 1)
             return
-        bounds = _bounds_module() if self.use_bounds else None
-        if bounds is not None:
-            record = bounds.prove_max_bound(
-                self.properties, cards, value + 1, self.known_max(self.properties - 1)
+        if self.use_bounds:  # counting identities over parallel classes, near-caps
+            bound, record = max_upper_bound(
+                self.properties, cards, self.known_max(self.properties - 1)
             )
             if record is not None:
-                self._bound("max", cards, value, {"method": "bounds", "record": record})
+                self._bound("max", cards, bound, {"method": "bounds", "record": record})
 
     def _max_from_min(self, cards: int, min_bound: int) -> None:
         """M(n) <= identity - m(N-n) <= identity - min_bound."""
