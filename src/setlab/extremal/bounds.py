@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.metadata import version
 
@@ -195,6 +198,21 @@ def slice_program(
     return SliceProgram(tuple(variables), tuple(rows))
 
 
+@contextmanager
+def _quiet_stdout() -> Iterator[None]:
+    """Point file descriptor 1 at /dev/null: HiGHS's MIP solver prints debug lines there that
+    scipy's ``disp=False`` does not silence (they would break ``setlab maxsets --json``)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def solve_highs(program: SliceProgram, sense: int = 0) -> tuple[str, int | None, float]:
     """Solve with HiGHS (through scipy.optimize.milp): (status, L found, seconds).
 
@@ -218,15 +236,16 @@ def solve_highs(program: SliceProgram, sense: int = 0) -> tuple[str, int | None,
     row_high = [np.inf if hi is None else hi for _, _, hi in program.rows]
     cost = np.zeros(width)
     cost[0] = -float(sense)
-    result = milp(
-        cost,
-        constraints=LinearConstraint(matrix, row_low, row_high),
-        integrality=np.ones(width),
-        bounds=Bounds(
-            [lo for _, lo, _ in program.variables], [hi for _, _, hi in program.variables]
-        ),
-        options={"time_limit": SOLVER_SECONDS, "presolve": True},
-    )
+    with _quiet_stdout():
+        result = milp(
+            cost,
+            constraints=LinearConstraint(matrix, row_low, row_high),
+            integrality=np.ones(width),
+            bounds=Bounds(
+                [lo for _, lo, _ in program.variables], [hi for _, _, hi in program.variables]
+            ),
+            options={"time_limit": SOLVER_SECONDS, "presolve": True},
+        )
     seconds = time.perf_counter() - start
     if result.status == 2:
         return "infeasible", None, seconds
