@@ -225,6 +225,35 @@ class Store:
         cursor.row_factory = sqlite3.Row
         return [_result(row) for row in cursor]
 
+    def merge(self, other: Store, problem: str, properties: int) -> int:
+        """Copy the witnesses and bounds of ``other`` (one problem and P) that beat this store's.
+
+        Returns how many results changed. Proof records are copied as they are; a deletion or
+        complement proof cites another bound of the same problem, which is copied with it.
+
+        Examples
+        --------
+        >>> a, b = Store(":memory:"), Store(":memory:")
+        >>> _ = a.record_witness("maxsets", 2, 3, "max", 1, [0, 1, 2], method="example")
+        >>> b.merge(a, "maxsets", 2), b.get("maxsets", 2, 3).witness
+        (1, [0, 1, 2])
+        """
+        changed = 0
+        for r in other.results(problem, properties):
+            updated = False
+            if r.witness is not None and r.value is not None:
+                updated |= self.record_witness(
+                    problem, properties, r.cards, r.sense, r.value, r.witness,
+                    r.witness_method or "copied", r.params,
+                )  # fmt: skip
+            if r.bound is not None:
+                updated |= self.record_bound(
+                    problem, properties, r.cards, r.sense, r.bound, r.proof or {},
+                    r.bound_method or "copied", r.params,
+                )  # fmt: skip
+            changed += updated
+        return changed
+
     # -- checkpoints ---------------------------------------------------------------------------
 
     def finished_tasks(self, job: str) -> dict[str, Any]:

@@ -8,10 +8,19 @@ from setlab.report.sections import (
     blog_methods,
     cap_sets,
     cmm,
+    max_sets,
     paper_configurations,
     real_games,
     wikipedia_basics,
 )
 
-SECTIONS = (paper_configurations, cmm, wikipedia_basics, cap_sets, real_games, blog_methods)
+SECTIONS = (
+    paper_configurations,
+    max_sets,
+    cmm,
+    wikipedia_basics,
+    cap_sets,
+    real_games,
+    blog_methods,
+)
 """Section modules, in the order they appear in the report."""

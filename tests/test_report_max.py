@@ -1,0 +1,117 @@
+"""The max-sets section of `setlab reproduce`: Tables 1-3, the conjecture, the store round trip."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from setlab.errors import SetlabError
+from setlab.report import build_report
+from setlab.report.model import Context
+from setlab.report.sections import SECTIONS, max_sets, paper_configurations
+from setlab.report.sections.cmm import TABLE_3
+
+
+def _claim_rows(html: str) -> dict[str, str]:
+    """Statement -> data-value of setlab's number, from the claims tables."""
+    rows = re.findall(r"<tr><td>(.*?)</td><td>.*?</td><td><span[^>]*data-value=\"([^\"]*)\"", html)
+    return dict(rows)
+
+
+def _quick(out, store_path):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SETLAB_STORE", str(store_path))
+        return build_report(out, sections=[max_sets], quick=True, progress=False)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Two quick runs on one store: the first walks AG(3,3) (and stores), the second reads."""
+    base = tmp_path_factory.mktemp("max-report")
+    store = base / "store.sqlite"
+    reports = [_quick(base / "first", store), _quick(base / "second", store)]
+    return base, reports
+
+
+def test_section_follows_the_paper_configurations():
+    assert SECTIONS.index(max_sets) == SECTIONS.index(paper_configurations) + 1
+
+
+@pytest.mark.parametrize("run", [0, 1])
+def test_quick_report_reproduces_tables_1_and_3_and_the_conjecture(runs, run):
+    base, reports = runs
+    name = ("first", "second")[run]
+    assert reports[run].reproduced == (50, 50)  # 10 of Table 1, 25 of Table 3, 15 conjectured
+    values = _claim_rows((base / name / "index.html").read_text())
+    for n, value in max_sets.TABLE_1.items():
+        assert values[f"Most sets among {n} cards, 4 properties (Table 1)"] == str(value)
+    for n, value in TABLE_3.items():
+        assert values[f"Most sets among {n} cards, 3 properties (Table 3)"] == str(value)
+        if n >= 13:
+            statement = (
+                f"Most sets among {n} cards, 4 properties = Table 3's value (the paper's "
+                "conjecture)"
+            )
+            assert values[statement] == str(value)
+    report = (base / name / "report.md").read_text()
+    assert "**NO**" not in report
+    assert "| 7 | 3,477,216,600 | 5 | 29 hours, 12 minutes |" in report  # Table 2, beside setlab
+    assert "| 18 | 36 | 36 [" in report  # Table 3's row with setlab's max and min
+    root = ET.parse(base / name / "images" / "max-sets-13-cards.svg").getroot()
+    assert root.tag.endswith("svg")
+    svg = (base / name / "images" / "max-sets-13-cards.svg").read_text()
+    assert svg.count('class="point"') == 13 and svg.count('class="set-line"') == 16
+
+
+def test_first_run_walks_second_reads_the_store(runs):
+    base, _ = runs
+    first = (base / "first" / "report.md").read_text()
+    second = (base / "second" / "report.md").read_text()
+    assert "computed in this run: Solver(3): one exhaustive walk" in first
+    assert "computed in this run: Solver(3)" not in second
+    assert "read from the results store, certificate #" in second
+    assert "witness re-counted by a triple loop" in second
+    # without the P = 4 table in the store, --quick says how to get it instead of computing it
+    assert "this results store does not hold it yet" in second
+    assert "| n | M(n) | proven by | m(n) | proven by |" not in second
+
+
+def test_table_of_every_n_from_the_store(runs, monkeypatch):
+    """The table of every n, as the full run prints it for P = 4, here from the P = 3 store."""
+    base, _ = runs
+    monkeypatch.setenv("SETLAB_STORE", str(base / "store.sqlite"))
+    known = max_sets._stored(Context(quick=True), 3)
+    assert len(known) == 2 * 28 and all(k.value.proven for k in known.values())
+    table = max_sets._big_table(known, 3)
+    rows = {row[0]: row for row in table.rows}
+    assert rows["18"] == ("18", "36", "exhaustive", "24", "exhaustive")
+    assert rows["27"][1] == rows["27"][3] == "117"
+    assert "M(n) + m(27-n) = 117 - n(27-n)/2" in table.caption
+
+
+def test_a_tampered_store_is_refused(runs, tmp_path):
+    """A stored witness that no longer has its claimed count stops the quick run."""
+    base, _ = runs
+    store = tmp_path / "store.sqlite"
+    with sqlite3.connect(base / "store.sqlite") as source, sqlite3.connect(store) as copy:
+        source.backup(copy)
+    with sqlite3.connect(store) as db:
+        db.execute(
+            "UPDATE results SET witness='[0, 1, 3, 4]' "
+            "WHERE problem='maxsets' AND properties=3 AND cards=4"
+        )
+    with pytest.raises(SetlabError, match="n=4"):
+        _quick(tmp_path / "report", store)
+
+
+def test_open_values_show_their_range():
+    v = max_sets.Value(4, 48, "max", 252, 253, False, "bounds", [], "search")
+    known = max_sets.Known(v, max_sets.Number(252, "example", 0.0))
+    assert known.text == "252..253 (open)" and known.shown.value == "252..253 (open)"
+    low = max_sets.Known(
+        max_sets.Value(4, 31, "min", 29, 26, False, "complement", [], "search"), known.number
+    )
+    assert low.text == "26..29 (open)"
