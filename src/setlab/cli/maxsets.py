@@ -46,7 +46,7 @@ def register(commands: argparse._SubParsersAction) -> None:
             type=int,
             metavar="K",
             default=None,
-            help="largest n for the pruned min search (default: 30 for P = 4)",
+            help="largest n for the pruned min search (default: 33 for P = 4)",
         )
         parser.add_argument("--json", action="store_true", help="print one JSON object/list")
         _add_store(parser)
