@@ -110,13 +110,14 @@ def _print_table(solver: Solver, as_json: bool) -> int:
     if as_json:
         print_json(rows)
         return 0
-    print(f"{'n':>3} {'max':>5} {'':1} {'max method':<12} {'min':>5} {'':1} {'min method':<12}")
+    header = f"{'n':>3} {'max':>5} {'':1} {'max method':<12} {'min':>5} {'':1} {'min method':<12}"
+    print(f"{header} {'seconds':>8}")
     for row in rows:
         high = "" if row["max_proven"] else "?"
         low = "" if row["min_proven"] else "?"
         print(
             f"{row['cards']:>3} {row['max']:>5} {high:1} {row['max_method'] or '-':<12} "
-            f"{row['min']:>5} {low:1} {row['min_method'] or '-':<12}"
+            f"{row['min']:>5} {low:1} {row['min_method'] or '-':<12} {row['seconds']:>8.2f}"
         )
     unproven = sum(not (r["max_proven"] and r["min_proven"]) for r in rows)
     print(f"{len(rows) - unproven} of {len(rows)} rows fully proven ('?': witness value only)")

@@ -88,11 +88,13 @@ class Known:
         return self.number if self.value.proven else replace(self.number, value=self.text)
 
 
-Known_ = dict[tuple[Sense, int], Known]
+Knowledge = dict[tuple[Sense, int], Known]
 """What a section knows of one P, by (sense, n)."""
 
 
-def _solved(context: Context, properties: int, how: str, run: Callable[[Solver], object]) -> Known_:
+def _solved(
+    context: Context, properties: int, how: str, run: Callable[[Solver], object]
+) -> Knowledge:
     """Run a fresh solver (in memory) now, keep its results in the store, return what it knows.
 
     Every number of the run shares one provenance: ``how`` and the run's time.
@@ -104,7 +106,7 @@ def _solved(context: Context, properties: int, how: str, run: Callable[[Solver],
     seconds = time.perf_counter() - started
     for problem in PROBLEMS.values():
         context.store.merge(memory, problem, properties)
-    known: Known_ = {}
+    known: Knowledge = {}
     for sense in PROBLEMS:
         for n in range(deck_size(properties) + 1):
             v = solver.get(sense, n)
@@ -113,7 +115,7 @@ def _solved(context: Context, properties: int, how: str, run: Callable[[Solver],
     return known
 
 
-def _stored(context: Context, properties: int) -> Known_:
+def _stored(context: Context, properties: int) -> Knowledge:
     """What the store holds for P, each result re-verified now: its witness re-counted by a
     plain triple loop and its proof record re-checked (:mod:`setlab.certificates`)."""
 
@@ -122,20 +124,20 @@ def _stored(context: Context, properties: int) -> Known_:
         return result.value if all(c.ok for c in checks) else None
 
     how = "witness re-counted by a triple loop, proof record re-checked (setlab.certificates)"
-    known: Known_ = {}
+    reader = Solver(properties, context.store)
+    known: Knowledge = {}
     for sense, problem in PROBLEMS.items():
         for result in context.store.results(problem, properties):
             if result.value is None or result.witness is None or result.bound is None:
                 continue
-            value = Value(
-                properties, result.cards, sense, result.value, result.bound, result.proven,
-                result.bound_method, result.witness, result.witness_method,
-            )  # fmt: skip
-            known[sense, result.cards] = Known(value, context.stored(result, verify, how))
+            number = context.stored(result, verify, how)
+            known[sense, result.cards] = Known(reader.get(sense, result.cards), number)
     return known
 
 
-def _known(context: Context, properties: int, how: str, run: Callable[[Solver], object]) -> Known_:
+def _known(
+    context: Context, properties: int, how: str, run: Callable[[Solver], object]
+) -> Knowledge:
     """Full run: ``run`` a fresh solver now. ``--quick``: read and re-verify the store, and
     solve now only if the store does not prove every maximum."""
     if context.quick:
@@ -170,7 +172,7 @@ def _method(known: Known | None) -> str:
     return (v.method or "") if v.proven else f"open ({v.method} bound)"
 
 
-def _big_table(known: Known_, properties: int) -> Table:
+def _big_table(known: Knowledge, properties: int) -> Table:
     """Every n = 0..3^P: M(n), m(n), each with how it is proven."""
     size = deck_size(properties)
     rows = []
@@ -193,7 +195,7 @@ def _big_table(known: Known_, properties: int) -> Table:
     )
 
 
-def _open(known: Known_, sense: Sense) -> list[int]:
+def _open(known: Knowledge, sense: Sense) -> list[int]:
     return [n for (s, n), k in sorted(known.items()) if s == sense and not k.value.proven]
 
 
