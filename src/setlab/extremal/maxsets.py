@@ -19,12 +19,13 @@ import numpy as np
 
 from setlab.cards import check_properties, deck_size, vector_of
 from setlab.errors import SetlabError
+from setlab.extremal.bigcaps import best_construction
 from setlab.extremal.bounds import max_upper_bound
 from setlab.extremal.bruteforce import exhaustive_table
 from setlab.extremal.heuristics import local_search
 from setlab.extremal.search import Sense, job_name, search
 from setlab.find import count_sets
-from setlab.geometry import third_card_table
+from setlab.geometry import indices_of, third_card_table
 from setlab.store import Result, Store
 
 PROBLEMS: dict[str, str] = {"max": "maxsets", "min": "minsets"}
@@ -274,10 +275,14 @@ class Solver:
         )
 
     def cap(self) -> list[int]:
-        """The largest cap found (the known maximum size for P <= 6 when the search finds it)."""
+        """The largest cap known: :func:`setlab.extremal.bigcaps.best_construction` (the known
+        maxima 2, 4, 9, 20, 45, 112 for P <= 6), or :func:`cap_witness` where it finds more."""
         if self._cap is None:
             target = KNOWN_CAP_SIZES.get(self.properties, 2**self.properties)
-            self._cap = cap_witness(self.properties, target)
+            built = sorted(int(c) for c in indices_of(best_construction(self.properties)))
+            if len(built) < target:
+                built = max(built, cap_witness(self.properties, target), key=len)
+            self._cap = built
         return self._cap
 
     def _trivial(self, sense: Sense, cards: int) -> bool:
