@@ -191,3 +191,15 @@ def test_brute_force_n5_and_search_to_30(tmp_path):
     assert [r["max"] for r in rows[:28]] == TABLE3
     assert all(r["max_proven"] for r in rows[:31])
     assert all(c.ok for c in verify_store(solver.store, rerun=True))
+
+
+def test_seconds_keep_the_time_of_the_proving_call():
+    """m(69) asks for M(12) again: that second, instant call must not replace M(12)'s time."""
+    solver = Solver(4, Store(":memory:"), workers=1)
+    for n in range(13):
+        solver.max(n)
+    proving = solver.seconds["max", 12]
+    assert proving > 0
+    low = solver.min(69)  # by the complement identity from M(12)
+    assert low.proven and low.value == complement_sum(4, 12) - 14
+    assert solver.seconds["max", 12] >= proving
