@@ -115,3 +115,21 @@ def test_open_values_show_their_range():
         max_sets.Value(4, 31, "min", 29, 26, False, "complement", [], "search"), known.number
     )
     assert low.text == "26..29 (open)"
+
+
+def test_the_answer_names_what_is_open(runs, monkeypatch):
+    base, _ = runs
+    monkeypatch.setenv("SETLAB_STORE", str(base / "store.sqlite"))
+    known = max_sets._stored(Context(quick=True), 3)
+    assert "**all 28 maxima and all 28 minima are proven**" in max_sets._answer(known, 3)
+    for n in (20, 21, 23):
+        v = known["max", n].value
+        known["max", n] = max_sets.Known(
+            max_sets.Value(3, n, "max", v.value, v.value + 1, False, "bounds", v.witness, "x"),
+            known["max", n].number,
+        )
+    answer = max_sets._answer(known, 3)
+    assert "**25 of the 28 maxima and 28 of the minima are proven**" in answer
+    assert "open: M(n) for n = 20..21, 23, each between" in answer
+    del known["min", 5]
+    assert "does not hold it yet" in max_sets._answer(known, 3)

@@ -197,6 +197,30 @@ def _open(known: Knowledge, sense: Sense) -> list[int]:
     return [n for (s, n), k in sorted(known.items()) if s == sense and not k.value.proven]
 
 
+def _answer(known: Knowledge, properties: int) -> str:
+    """What the table of every n says: all proven, which n are open, or that it is missing."""
+    size = deck_size(properties)
+    if len(known) < 2 * (size + 1):
+        return (
+            f"The table of every n is computed by the full report or `setlab maxsets -p "
+            f"{properties} --table`; this results store does not hold it yet."
+        )
+    open_max, open_min = _open(known, "max"), _open(known, "min")
+    if not open_max and not open_min:
+        return (
+            f"setlab's answer: **all {size + 1} maxima and all {size + 1} minima are proven** "
+            "(the table below), which settles the paper's open question for this deck."
+        )
+    pairs = (("M", open_max), ("m", open_min))
+    gaps = [f"{name}(n) for n = {_ranges(ns)}" for name, ns in pairs if ns]
+    return (
+        f"setlab's answer: **{size + 1 - len(open_max)} of the {size + 1} maxima and "
+        f"{size + 1 - len(open_min)} of the minima are proven**; open: "
+        + " and ".join(gaps)
+        + ", each between the two values shown."
+    )
+
+
 def _ranges(ns: list[int]) -> str:
     """Consecutive runs of ``ns`` as text.
 
@@ -283,16 +307,7 @@ def build(context: Context) -> Section:
         _stored(context, 4)
     )  # fmt: skip
     complete = len(four) == 2 * (deck_size(4) + 1)
-    open_max, open_min = _open(four, "max"), _open(four, "min")
-    proven = sum(k.value.proven for (s, _), k in four.items() if s == "max")
-    answer = (
-        f"setlab's answer: **{proven} of the 82 maxima are proven**, and as many minima (by "
-        f"the complement identity); open are M(n) for n = {_ranges(open_max)} and m(n) for "
-        f"n = {_ranges(open_min)}, each between the two values shown."
-        if complete
-        else "The table of every n is computed by the full report or `setlab maxsets -p 4 "
-        "--table` (about 100 s on 2 cores); this results store does not hold it yet."
-    )
+    answer = _answer(four, 4)
     blocks: list[Block] = [
         Text(
             "Table 1 is proven by hand in the paper (n <= 12 cards of the real deck) and Table 2 "
