@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from report_helpers import claim_rows
 from setlab.cards import Card
 from setlab.cli import main
 from setlab.cli.demo import PAPER_BOARD
@@ -42,12 +43,6 @@ class _Images(HTMLParser):
             self.sources.append(dict(attrs)["src"])
 
 
-def _claim_rows(html: str) -> dict[str, str]:
-    """Statement -> data-value of setlab's number, from the claims tables."""
-    rows = re.findall(r"<tr><td>(.*?)</td><td>.*?</td><td><span[^>]*data-value=\"([^\"]*)\"", html)
-    return dict(rows)
-
-
 @pytest.fixture(scope="module")
 def quick_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
@@ -61,7 +56,7 @@ def quick_report(tmp_path_factory):
 
 def test_quick_report_holds_the_seed_values(quick_report):
     html = (quick_report / "index.html").read_text()
-    values = _claim_rows(html)
+    values = claim_rows(html)
     assert values["12 cards: Theorem 2.5, section 2.1"] == "14"
     assert values["5 cards: Theorem 1.2, Figure 1"] == "2"
     assert values["11 cards: Corollary 2.4"] == "13"
@@ -77,7 +72,7 @@ def test_quick_report_holds_the_seed_values(quick_report):
 
 def test_quick_report_holds_the_game_odds(quick_report):
     html = (quick_report / "index.html").read_text()
-    values = _claim_rows(html)
+    values = claim_rows(html)
     assert 25 < float(values["No set among 12 cards, first round: odds X:1"]) < 36
     assert 80 < float(values["No set among 15 cards in play: odds X:1"]) < 100
     assert 25 < float(values["Games never needing 15 cards (percent)"]) < 35
@@ -176,7 +171,7 @@ def test_figure_names_must_be_unique(tmp_path):
 
 def test_quick_report_holds_the_cmm_section(quick_report):
     html = (quick_report / "index.html").read_text()
-    values = _claim_rows(html)
+    values = claim_rows(html)
     assert values["CMM, 18 cards, 4 properties: sets"] == "35"
     assert values["CMM, 18 cards, 3 properties: sets"] == "35"
     assert values["18 cards with 36 sets exist (Table 3): local search witness, re-counted"] == "36"

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import re
 import shutil
 import xml.etree.ElementTree as ET
 
 import pytest
 
+from report_helpers import claim_rows, quick_run
 from setlab.errors import SetlabError
 from setlab.extremal.caps import COUNT_TABLE_JOB
-from setlab.report import build_report
 from setlab.report.sections import SECTIONS, cap_sets, wikipedia_basics
 from setlab.store import Store
 
@@ -24,25 +23,13 @@ SEED_CLAIMS = {
 }
 
 
-def _claim_rows(html: str) -> dict[str, str]:
-    """Statement -> data-value of setlab's number, from the claims tables."""
-    rows = re.findall(r"<tr><td>(.*?)</td><td>.*?</td><td><span[^>]*data-value=\"([^\"]*)\"", html)
-    return dict(rows)
-
-
-def _quick(out, store_path):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SETLAB_STORE", str(store_path))
-        return build_report(out, sections=[cap_sets], quick=True, progress=False)
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     """Two quick runs on one store: the first computes (and stores), the second reads."""
     base = tmp_path_factory.mktemp("caps-report")
     store = base / "store.sqlite"
-    _quick(base / "first", store)
-    _quick(base / "second", store)
+    quick_run(base / "first", store, cap_sets)
+    quick_run(base / "second", store, cap_sets)
     return base
 
 
@@ -53,7 +40,7 @@ def test_section_follows_the_wikipedia_section():
 @pytest.mark.parametrize("run", ["first", "second"])
 def test_quick_report_reproduces_the_seed_claims(runs, run):
     html = (runs / run / "index.html").read_text()
-    values = _claim_rows(html)
+    values = claim_rows(html)
     for statement, value in SEED_CLAIMS.items():
         assert values[statement] == value, statement
     assert 29.5 < float(values["No set among 12 random cards: exact odds against, X:1"]) < 30.5
@@ -88,7 +75,7 @@ def test_a_stored_witness_that_is_not_a_cap_stops_the_run(tmp_path):
     store.record_bound("maxcap", 2, 0, "max", 4, {"finished": True}, "tampered", {"values": 3})
     store.close()
     with pytest.raises(SetlabError, match="witness gives 0"):
-        _quick(tmp_path / "out", tmp_path / "store.sqlite")
+        quick_run(tmp_path / "out", tmp_path / "store.sqlite", cap_sets)
 
 
 def test_a_tampered_count_table_stops_the_run(runs, tmp_path):
@@ -102,4 +89,4 @@ def test_a_tampered_count_table_stops_the_run(runs, tmp_path):
     store.finish_task(COUNT_TABLE_JOB, "P4", rows)
     store.close()
     with pytest.raises(SetlabError, match="witness gives"):
-        _quick(tmp_path / "out", path)
+        quick_run(tmp_path / "out", path, cap_sets)

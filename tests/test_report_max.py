@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import xml.etree.ElementTree as ET
 
 import pytest
 
+from report_helpers import claim_rows, quick_run
 from setlab.errors import SetlabError
-from setlab.report import build_report
 from setlab.report.model import Context
 from setlab.report.sections import SECTIONS, max_sets, paper_configurations
 from setlab.report.sections.cmm import TABLE_3
-
-
-def _claim_rows(html: str) -> dict[str, str]:
-    """Statement -> data-value of setlab's number, from the claims tables."""
-    rows = re.findall(r"<tr><td>(.*?)</td><td>.*?</td><td><span[^>]*data-value=\"([^\"]*)\"", html)
-    return dict(rows)
-
-
-def _quick(out, store_path):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SETLAB_STORE", str(store_path))
-        return build_report(out, sections=[max_sets], quick=True, progress=False)
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +19,10 @@ def runs(tmp_path_factory):
     """Two quick runs on one store: the first walks AG(3,3) (and stores), the second reads."""
     base = tmp_path_factory.mktemp("max-report")
     store = base / "store.sqlite"
-    reports = [_quick(base / "first", store), _quick(base / "second", store)]
+    reports = [
+        quick_run(base / "first", store, max_sets),
+        quick_run(base / "second", store, max_sets),
+    ]
     return base, reports
 
 
@@ -45,7 +35,7 @@ def test_quick_report_reproduces_tables_1_and_3_and_the_conjecture(runs, run):
     base, reports = runs
     name = ("first", "second")[run]
     assert reports[run].reproduced == (50, 50)  # 10 of Table 1, 25 of Table 3, 15 conjectured
-    values = _claim_rows((base / name / "index.html").read_text())
+    values = claim_rows((base / name / "index.html").read_text())
     for n, value in max_sets.TABLE_1.items():
         assert values[f"Most sets among {n} cards, 4 properties (Table 1)"] == str(value)
     for n, value in TABLE_3.items():
@@ -104,7 +94,7 @@ def test_a_tampered_store_is_refused(runs, tmp_path):
             "WHERE problem='maxsets' AND properties=3 AND cards=4"
         )
     with pytest.raises(SetlabError, match="n=4"):
-        _quick(tmp_path / "report", store)
+        quick_run(tmp_path / "report", store, max_sets)
 
 
 def test_open_values_show_their_range():
