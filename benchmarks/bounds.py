@@ -1,7 +1,7 @@
 """Upper bounds on M_4(n) for every n by the slice integer programs, against witnessed values.
 
 Everything is computed in this run, with no table taken from the paper:
-1. M_2(k) by brute force over the 512 subsets of AG(2,3);
+1. M_2(k) by the exhaustive walk over the 512 subsets of AG(2,3);
 2. upper bounds on M_3(k) from the programs on M_2, and witnesses in AG(3,3) by a local search;
 3. upper bounds on M_4(n) from the programs on those M_3 bounds, and witnesses in AG(4,3): a
    3-flat plus slices in the two parallel flats, two 3-flats plus a slice, and a swap local search;
@@ -19,21 +19,13 @@ import time
 import numpy as np
 
 from setlab.extremal.bounds import bound_table, max_upper_bound
+from setlab.extremal.bruteforce import exhaustive_table
 from setlab.extremal.identities import complement_sets
 from setlab.find import count_sets
 from setlab.geometry import third_card_table
 
 PAPER_TABLE_3 = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12, 12, 13, 14, 16, 19, 23, 26, 30, 36, 41, 47, 54,
                  62, 71, 81, 92, 104, 117]  # fmt: skip
-
-
-def brute_force_maxima(properties: int) -> dict[int, int]:
-    n = 3**properties
-    best = dict.fromkeys(range(n + 1), 0)
-    for mask in range(1 << n):
-        board = [i for i in range(n) if mask >> i & 1]
-        best[len(board)] = max(best[len(board)], count_sets(board, properties))
-    return best
 
 
 def local_search(
@@ -145,14 +137,14 @@ def main() -> None:
     top = 5 if "--p5" in sys.argv[1:] else 4
     rng = np.random.default_rng(2026)
     start = time.perf_counter()
-    m2 = brute_force_maxima(2)
+    m2 = {e.cards: e.max for e in exhaustive_table(2)}
     upper = {k: max_upper_bound(3, k, m2)[0] for k in range(28)}
     seconds3 = time.perf_counter() - start
     lower = {}
     for k in range(28):
         seeds = [rng.choice(27, k, replace=False) for _ in range(3)]
         lower[k] = best_witness(3, seeds, 300, rng)
-    print(f"AG(3,3): upper bounds from brute force of AG(2,3) in {seconds3:.2f} s")
+    print(f"AG(3,3): upper bounds from the exhaustive walk of AG(2,3) in {seconds3:.2f} s")
     print("  k  witness  upper  paper")
     for k in range(28):
         print(f"{k:3d} {count_sets(lower[k], 3):8d} {upper[k]:6d} {PAPER_TABLE_3[k]:6d}")
