@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from setlab.cards import index_of
-from setlab.certificates import check_witness, recount, verify_store
+from setlab.certificates import check_bound, check_witness, recount, verify_store
 from setlab.cli import main
 from setlab.extremal import search as search_module
 from setlab.extremal.bruteforce import brute_force_extremes, exhaustive_table
@@ -203,3 +203,15 @@ def test_seconds_keep_the_time_of_the_proving_call():
     low = solver.min(69)  # by the complement identity from M(12)
     assert low.proven and low.value == complement_sum(4, 12) - 14
     assert solver.seconds["max", 12] >= proving
+
+
+def test_a_slice_program_proof_needs_its_smaller_values_proven():
+    """M(40) by the counting identities rests on M_3(k): verified with them, refused without."""
+    store = Store(":memory:")
+    solver = Solver(4, store, search_cards=0, min_search_cards=0, heuristic_seconds=0)
+    high = solver.max(40)
+    assert high.proven and high.method == "bounds" and high.value == 167
+    result = store.get("maxsets", 4, 40)
+    assert result.proof["record"]["known_max"]  # it did assume M_3 values
+    assert check_bound(result, store).ok
+    assert not check_bound(result, Store(":memory:")).ok  # a store without the M_3 proofs

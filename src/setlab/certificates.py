@@ -127,10 +127,36 @@ def check_bound(result: Result, store: Store, rerun: bool = False) -> Check:
         ok = (
             result.sense == "max"
             and record.get("claim") == f"max <= {bound}"
+            and slice_values_are_proven(record, store)
             and verify_max_bound(record)
         )
         return _check(result, "bound", ok, f"verify_max_bound ({proof['record'].get('method')})")
     return _check(result, "bound", False, f"unknown proof method {method!r}")
+
+
+def slice_values_are_proven(record: dict[str, Any], store: Store) -> bool:
+    """The (P-1)-dimensional values a slice program assumed are proven in the store.
+
+    The program bounds the sets inside each slice by ``known_max`` (and ``known_min``); its
+    refutation proves the claim only if M_{P-1}(k) <= known_max[k] and m_{P-1}(k) >=
+    known_min[k] are themselves proven bounds. Records without such values pass.
+
+    Examples
+    --------
+    >>> record = {"properties": 4, "known_max": {"9": 12}}
+    >>> slice_values_are_proven(record, Store(":memory:"))  # M_3(9) is not in this store
+    False
+    """
+    flat = int(record["properties"]) - 1
+    assumed = (("known_max", "maxsets", "max"), ("known_min", "minsets", "min"))
+    for key, problem, sense in assumed:
+        for k, value in record.get(key, {}).items():
+            stored = store.get(problem, flat, int(k))
+            if stored is None or stored.bound is None:
+                return False
+            if (stored.bound > int(value)) if sense == "max" else (stored.bound < int(value)):
+                return False
+    return True
 
 
 def _check_search(result: Result, proof: dict[str, Any], rerun: bool) -> Check:

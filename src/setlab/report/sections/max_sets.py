@@ -104,8 +104,9 @@ def _solved(
     started = time.perf_counter()
     run(solver)
     seconds = time.perf_counter() - started
-    for problem in PROBLEMS.values():
-        context.store.merge(memory, problem, properties)
+    for problem in PROBLEMS.values():  # with the smaller dimensions its bounds rest on
+        for dimension in range(1, properties + 1):
+            context.store.merge(memory, problem, dimension)
     known: Knowledge = {}
     for sense in PROBLEMS:
         for n in range(deck_size(properties) + 1):
