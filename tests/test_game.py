@@ -330,6 +330,20 @@ def test_simulate_text_and_plot(capsys, tmp_path):
     assert "No set among 12 cards, first round" in out and "exact 220/79" in out
 
 
+def test_junior_deck_output_is_strict_json_and_says_a_set_is_certain(capsys):
+    """12 of the 27 Junior cards always hold a set: infinite odds, which JSON cannot hold."""
+    assert main(["simulate", "--games", "300", "--seed", "1", "--properties", "3", "--json"]) == 0
+    out, _ = capsys.readouterr()
+    answer = json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} in JSON"))
+    assert answer["exact"]["first_round_no_set_probability"] == 0
+    assert answer["exact"]["first_round_no_set_odds"] is None
+    assert main(["simulate", "--games", "300", "--seed", "1", "--properties", "3"]) == 0
+    out, _ = capsys.readouterr()
+    assert "(exact: every 12 cards hold a set)" in out
+    assert main(["simulate", "--games", "300", "--seed", "1"]) == 0
+    assert "(exact 29.96:1)" in capsys.readouterr()[0]
+
+
 @pytest.mark.parametrize(
     "argv",
     [

@@ -121,29 +121,25 @@ def expected_sets(cards: int, properties: int = 4) -> Fraction:
 def exact_no_set_probability(cards: int, properties: int = 4) -> Fraction | None:
     """Exact probability that ``cards`` random cards hold no set, when setlab can prove it.
 
-    The value comes from cap counting, ``setlab.extremal.caps.no_set_probability(cards,
-    properties)`` (a Fraction: k-caps over C(3^P, k)); while that module is absent, or does not
-    know the answer, this returns None and no exact value is printed. Nothing is hard-coded here.
+    The value comes from cap counting, :func:`setlab.extremal.caps.no_set_probability` (k-caps
+    over C(3^P, k)); where that does not cover the deck (P > 4) this returns None and no exact
+    value is printed.
 
     Examples
     --------
     >>> exact_no_set_probability(2)  # two cards never hold a set
     Fraction(1, 1)
+    >>> exact_no_set_probability(12)
+    Fraction(325432404, 10074689485)
     """
     if cards < 3:
         return Fraction(1)
+    from setlab.extremal.caps import no_set_probability  # cap counting, imported on first use
+
     try:
-        from setlab.extremal import caps  # type: ignore[attr-defined]
-    except ImportError:
+        return no_set_probability(cards, properties)
+    except SetlabError:  # the cap counter does not cover this deck
         return None
-    probability = getattr(caps, "no_set_probability", None)
-    if probability is None:
-        return None
-    try:
-        value = probability(cards, properties)
-    except SetlabError:  # the cap counter does not cover this case
-        return None
-    return None if value is None else Fraction(value)
 
 
 def by_round(tally: GameTally, cards: int | None = None) -> list[Estimate]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
@@ -44,7 +45,24 @@ def read_cards(args: argparse.Namespace) -> list[Card]:
     return parse_board(texts, args.properties)
 
 
+def _finite(value: Any) -> Any:
+    """``value`` with every infinite or NaN float replaced by None (JSON has no such numbers).
+
+    Examples
+    --------
+    >>> _finite({"odds": float("inf"), "ci": [1.5, float("inf")]})
+    {'odds': None, 'ci': [1.5, None]}
+    """
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
 def print_json(value: Any) -> None:
-    """Print exactly one JSON document."""
-    json.dump(value, sys.stdout)
+    """Print exactly one strict JSON document (infinite odds and bounds become null)."""
+    json.dump(_finite(value), sys.stdout, allow_nan=False)
     sys.stdout.write("\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import Any
 
@@ -59,9 +60,12 @@ def _report(s: dict[str, Any]) -> str:
     k = s["deal"]
     exact = s["exact"]
     first_exact = exact["first_round_no_set_odds"]
-    first_note = (
-        f"exact {first_exact:.2f}:1" if first_exact is not None else "exact: awaits cap counting"
-    )
+    if first_exact is None:
+        first_note = "exact: not known for this deck"
+    elif math.isinf(first_exact):
+        first_note = f"exact: every {k} cards hold a set"
+    else:
+        first_note = f"exact {first_exact:.2f}:1"
     lines = [
         f"{s['games']:,} games, P = {s['properties']}, seed {s['seed']}, strategy "
         f"'{s['strategy']}', {k} cards dealt (95% confidence intervals in brackets)",
