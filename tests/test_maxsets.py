@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from setlab.cards import index_of
 from setlab.certificates import check_bound, check_witness, recount, verify_store
 from setlab.cli import main
+from setlab.extremal import maxsets as maxsets_module
 from setlab.extremal import search as search_module
 from setlab.extremal.bruteforce import brute_force_extremes, exhaustive_table
 from setlab.extremal.maxsets import Solver, cap_witness, complement_sum, deletion_bound
@@ -215,3 +216,21 @@ def test_a_slice_program_proof_needs_its_smaller_values_proven():
     assert result.proof["record"]["known_max"]  # it did assume M_3 values
     assert check_bound(result, store).ok
     assert not check_bound(result, Store(":memory:")).ok  # a store without the M_3 proofs
+
+
+def test_an_open_value_is_worked_on_once_per_solver(monkeypatch):
+    """m(31) asks for M(50) again; the solver must not run the bounds for the open M(50) (a
+    witness of 276 against the bound 279 without searches) a second time."""
+    calls = []
+    real = maxsets_module.max_upper_bound
+
+    def counted(*args, **kwargs):
+        calls.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(maxsets_module, "max_upper_bound", counted)
+    solver = Solver(4, Store(":memory:"), search_cards=0, min_search_cards=0, heuristic_seconds=0)
+    assert not solver.max(50).proven
+    solver.min(31)
+    solver.max(50)
+    assert calls == [50]

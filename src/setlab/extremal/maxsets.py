@@ -364,24 +364,24 @@ class Solver:
 
     def max(self, cards: int) -> Value:
         """M(n): best witness and proven upper bound, computing what is missing."""
-        self._check(cards)
-        started = time.perf_counter()
-        self._max(cards)
-        self._spent("max", cards, time.perf_counter() - started)
-        return self.get("max", cards)
+        return self._solve("max", cards)
 
     def min(self, cards: int) -> Value:
         """m(n): best witness and proven lower bound, computing what is missing."""
-        self._check(cards)
-        started = time.perf_counter()
-        self._min(cards)
-        self._spent("min", cards, time.perf_counter() - started)
-        return self.get("min", cards)
+        return self._solve("min", cards)
 
-    def _spent(self, sense: Sense, cards: int, seconds: float) -> None:
-        """Add to the time of M(n) or m(n): a later call (the other problem asking for a value
-        already proven) must not overwrite the time of the call that proved it."""
-        self.seconds[sense, cards] = self.seconds.get((sense, cards), 0.0) + seconds
+    def _solve(self, sense: Sense, cards: int) -> Value:
+        """Run the methods for M(n) or m(n) once per solver: a later call (the other problem
+        asking for this value) reads the store, so an open value is not searched for again and
+        its time stays that of the call that worked on it."""
+        self._check(cards)
+        if (sense, cards) not in self.seconds:
+            self.seconds[sense, cards] = 0.0  # set first: the methods may ask for it again
+            started = time.perf_counter()
+            solve = self._max if sense == "max" else self._min
+            solve(cards)
+            self.seconds[sense, cards] = time.perf_counter() - started
+        return self.get(sense, cards)
 
     def _max_witnesses(self, cards: int) -> None:
         """Record the constructions and the greedy extension as max witnesses."""
