@@ -209,7 +209,7 @@ def test_seconds_keep_the_time_of_the_proving_call():
 def test_a_slice_program_proof_needs_its_smaller_values_proven():
     """M(40) by the counting identities rests on M_3(k): verified with them, refused without."""
     store = Store(":memory:")
-    solver = Solver(4, store, search_cards=0, min_search_cards=0, heuristic_seconds=0)
+    solver = Solver(4, store, search_cards=0, min_search_cards=0)
     high = solver.max(40)
     assert high.proven and high.method == "bounds" and high.value == 167
     result = store.get("maxsets", 4, 40)
@@ -229,7 +229,7 @@ def test_an_open_value_is_worked_on_once_per_solver(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(maxsets_module, "max_upper_bound", counted)
-    solver = Solver(4, Store(":memory:"), search_cards=0, min_search_cards=0, heuristic_seconds=0)
+    solver = Solver(4, Store(":memory:"), search_cards=0, min_search_cards=0)
     assert not solver.max(50).proven
     solver.min(31)
     solver.max(50)

@@ -22,7 +22,6 @@ from setlab.errors import SetlabError
 from setlab.extremal.bigcaps import best_construction
 from setlab.extremal.bounds import max_upper_bound
 from setlab.extremal.bruteforce import exhaustive_table
-from setlab.extremal.heuristics import local_search
 from setlab.extremal.search import Sense, job_name, search
 from setlab.find import count_sets
 from setlab.geometry import indices_of, third_card_table
@@ -37,9 +36,6 @@ P = 5; Potechin 2008 for P = 6): the target of :func:`cap_witness`."""
 
 DEFAULT_SEARCH_CARDS = {4: 30, 5: 9}
 """Largest n for which the solver runs the pruned max search by default (P = 4: seconds each)."""
-
-DEFAULT_HEURISTIC_SECONDS = 3.0
-"""Local-search budget per open maximum (P = 4: it finds the best known witnesses of n = 48..56)."""
 
 DEFAULT_MIN_SEARCH_CARDS = {4: 33}
 """Largest n for which the solver runs the pruned min search by default (P = 4, n = 21..33: about
@@ -197,9 +193,6 @@ class Solver:
     use_bounds
         Call :func:`setlab.extremal.bounds.max_upper_bound` (counting identities over parallel
         classes, near-caps) where nothing else proves a value.
-    heuristic_seconds
-        Budget of the annealed swap search (:func:`setlab.extremal.heuristics.local_search`) for
-        a better witness where a maximum is still open after every proof method (0: never).
     workers
         Process pool size for the search (default: all cores).
 
@@ -221,7 +214,6 @@ class Solver:
         search_cards: int | None = None,
         min_search_cards: int | None = None,
         use_bounds: bool = True,
-        heuristic_seconds: float = DEFAULT_HEURISTIC_SECONDS,
         workers: int | None = None,
     ) -> None:
         check_properties(properties)
@@ -237,7 +229,6 @@ class Solver:
             else min_search_cards
         )
         self.use_bounds = use_bounds
-        self.heuristic_seconds = heuristic_seconds
         self.workers = workers
         self.seconds: dict[tuple[Sense, int], float] = {}
         self._cap: list[int] | None = None
@@ -430,13 +421,6 @@ class Solver:
             )
             if record is not None:
                 self._bound("max", cards, bound, {"method": "bounds", "record": record})
-        current = self.get("max", cards)
-        if not current.proven and self.heuristic_seconds > 0:  # a better witness, up to the bound
-            found = local_search(
-                self.properties, cards, "max", seconds=self.heuristic_seconds, seed=0,
-                target=current.bound,
-            )  # fmt: skip
-            self._witness("max", found.witness, found.method)
 
     def _max_from_min(self, cards: int, min_bound: int) -> None:
         """M(n) <= identity - m(N-n) <= identity - min_bound."""
