@@ -296,11 +296,12 @@ class Solver:
             self._bound("min", e.cards, e.min, dict(proof, value=e.min))
 
     def _max_results(self, properties: int) -> list[Result]:
-        """Stored max results of AG(``properties``,3); for P <= 3 the exhaustive table is
-        computed and stored first if any value is missing."""
+        """Stored max results of AG(``properties``,3). For P <= 4, whose tables setlab proves
+        completely (P = 4 in about 100 s), the table is computed and stored first if any value
+        is missing: the slice bounds of the next dimension rest on it."""
         results = self.store.results(PROBLEMS["max"], properties)
-        if properties <= 3 and sum(r.proven for r in results) < deck_size(properties) + 1:
-            Solver(properties, self.store)._exhaustive_all()
+        if properties <= 4 and sum(r.proven for r in results) < deck_size(properties) + 1:
+            Solver(properties, self.store, workers=self.workers).table()
             results = self.store.results(PROBLEMS["max"], properties)
         return results
 
