@@ -80,6 +80,8 @@ def test_table_of_every_n_from_the_store(runs, monkeypatch):
     assert rows["18"] == ("18", "36", "exhaustive", "24", "exhaustive")
     assert rows["27"][1] == rows["27"][3] == "117"
     assert "M(n) + m(27-n) = 117 - n(27-n)/2" in table.caption
+    assert "Every value: read from the results store (certificates #" in table.caption
+    assert "each re-verified in this run: witness re-counted" in table.caption
 
 
 def test_a_tampered_store_is_refused(runs, tmp_path):

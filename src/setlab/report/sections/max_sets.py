@@ -190,7 +190,28 @@ def _big_table(known: Knowledge, properties: int) -> Table:
         f"*complement*: M(n) + m({size}-n) = {total_sets(properties)} - n({size}-n)/2; "
         "*bounds*: the counting identities over parallel classes (integer programs); *cap*: a "
         "cap has no set; *exhaustive*: every subset. *a..b (open)*: a witness with a sets and "
-        "a proven bound b (the other way round for m).",
+        f"a proven bound b (the other way round for m). Every value: {_provenance(known)}.",
+    )
+
+
+def _provenance(known: Knowledge) -> str:
+    """Where the values of a table come from, in one line (they share it: one solver run, or
+    one store read with each result re-verified).
+
+    Examples
+    --------
+    >>> run = Number(5, "Solver(4).table()", 80.0)
+    >>> v = Value(4, 7, "max", 5, 5, True, "deletion", [], "search")
+    >>> _provenance({("max", 7): Known(v, run)})
+    'computed in this run: Solver(4).table() (80.0 s)'
+    """
+    numbers = [k.number for k in known.values()]
+    if all(n.source == "computed" for n in numbers):
+        return numbers[0].provenance
+    ids = sorted(n.certificate for n in numbers if n.certificate is not None)
+    return (
+        f"read from the results store (certificates #{ids[0]}..#{ids[-1]}), each re-verified in "
+        f"this run: {numbers[0].how} ({format_seconds(sum(n.seconds for n in numbers))} in all)"
     )
 
 
