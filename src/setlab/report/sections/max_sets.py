@@ -53,7 +53,7 @@ TABLE_3_SECONDS = {
     19: 1558.12, 20: 733.16, 21: 284.40, 22: 90.17, 23: 22.38, 24: 4.26, 25: 0.58, 26: 0.05,
     27: 0.00,
 }  # fmt: skip
-"""Table 3 of the paper: its compute time per n, in seconds (about 13 hours in all)."""
+"""Table 3 of the paper: its compute time per n, in seconds (about 10 hours in all)."""
 
 BRUTE_FORCE_CARDS = (3, 4, 5)
 """n of setlab's brute force (the paper's method, compiled) in Table 2; ``QUICK_BRUTE_FORCE``
@@ -325,9 +325,10 @@ def build(context: Context) -> Section:
     )
 
     table_how = "Solver(4).table(): every n = 0..81, max and min, on an empty store"
-    four = _solved(context, 4, table_how, Solver.table) if not context.quick else (
-        _stored(context, 4)
-    )  # fmt: skip
+    if context.quick:
+        four = _stored(context, 4)
+    else:
+        four = _solved(context, 4, table_how, Solver.table)
     complete = len(four) == 2 * (deck_size(4) + 1)
     answer = _answer(four, 4)
     blocks: list[Block] = [
@@ -347,8 +348,11 @@ def build(context: Context) -> Section:
             "*It remains an open question to find, with proof, the maximum number of sets with "
             "4 properties for n > 12. We conjecture that the values in Table 3 for 3 properties "
             "are the same maximum as for 4 properties.* (the paper, section 4). "
-            + ("The conjecture holds for n <= 27: " if all(c.agrees for c in conjecture) else "")
-            + "each maximum below is proven now. "
+            + (
+                "The conjecture holds for n <= 27: each maximum below is proven now. "
+                if all(c.agrees for c in conjecture)
+                else ""
+            )
             + answer
         ),
         Claims(conjecture, "The paper's conjecture for n = 13..27, 4 properties."),
