@@ -324,11 +324,8 @@ def build(context: Context) -> Section:
         "minima too.",
     )
 
-    table_how = "Solver(4).table(): every n = 0..81, max and min, on an empty store"
-    if context.quick:
-        four = _stored(context, 4)
-    else:
-        four = _solved(context, 4, table_how, Solver.table)
+    how = "Solver(4).table(): every n = 0..81, max and min, on an empty store"
+    four = _stored(context, 4) if context.quick else _solved(context, 4, how, Solver.table)
     complete = len(four) == 2 * (deck_size(4) + 1)
     answer = _answer(four, 4)
     blocks: list[Block] = [
