@@ -234,3 +234,17 @@ def test_an_open_value_is_worked_on_once_per_solver(monkeypatch):
     solver.min(31)
     solver.max(50)
     assert calls == [50]
+
+
+def test_annealing_an_open_minimum_also_improves_the_complementary_maximum():
+    """A poor m(25) witness (25 random cards) is replaced by the annealed one, and its
+    complement becomes the M(56) witness: sets(S) + sets(S^c) = 1080 - 25 * 56 / 2."""
+    store = Store(":memory:")
+    poor = sorted(np.random.default_rng(5).choice(81, 25, replace=False).tolist())
+    store.record_witness("minsets", 4, 25, "min", count_sets(poor, 4), poor, "random")
+    solver = Solver(4, store, anneal_restarts=20)
+    solver._anneal_min(25, 7)
+    low, high = store.get("minsets", 4, 25), store.get("maxsets", 4, 56)
+    assert 7 <= low.value < count_sets(poor, 4) and low.witness_method.startswith("local")
+    assert high.value == complement_sum(4, 25) - low.value == recount(high.witness, 4)
+    assert sorted(set(range(81)) - set(high.witness)) == sorted(low.witness)
