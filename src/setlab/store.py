@@ -228,8 +228,10 @@ class Store:
     def merge(self, other: Store, problem: str, properties: int) -> int:
         """Copy the witnesses and bounds of ``other`` (one problem and P) that beat this store's.
 
-        Returns how many results changed. Proof records are copied as they are; a deletion or
-        complement proof cites another bound of the same problem, which is copied with it.
+        Returns how many results changed. Proof records are copied (stamped, like every
+        recorded bound, with this copy's software versions and time); a deletion, complement or
+        slice-program proof cites other stored bounds (the previous n, the other problem, the
+        dimension below), so merge those as well for ``setlab verify`` to re-check it.
 
         Examples
         --------
