@@ -64,6 +64,7 @@ def test_third_and_deck(capsys):
         (["third", "1RSD", "1RSD"], "duplicate"),
         (["find", "--file", "/no/such/file"], "cannot read"),
         (["find", "1RSD", "--properties", "0"], "properties"),
+        (["find", "000000000", "000000001", "--properties", "9"], "P <= 8, got P = 9"),
     ],
 )
 def test_bad_input_gives_one_line_and_exit_2(capsys, argv, token):

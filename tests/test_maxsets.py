@@ -248,3 +248,11 @@ def test_annealing_an_open_minimum_also_improves_the_complementary_maximum():
     assert 7 <= low.value < count_sets(poor, 4) and low.witness_method.startswith("local")
     assert high.value == complement_sum(4, 25) - low.value == recount(high.witness, 4)
     assert sorted(set(range(81)) - set(high.witness)) == sorted(low.witness)
+
+
+def test_an_empty_store_still_gives_a_witness():
+    """With no smaller-dimensional witnesses stored, the first n cards (nested flats) serve:
+    the first 9 cards of AG(6,3) are a plane with its 12 lines."""
+    value = Solver(6, Store(":memory:"), search_cards=0, use_bounds=False).max(9)
+    assert value.value == 12 and value.witness == list(range(9))
+    assert value.witness_method == "first cards"

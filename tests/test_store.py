@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from setlab.cli import main
 from setlab.errors import SetlabError
 from setlab.store import Store
 
@@ -56,3 +57,13 @@ def test_a_file_that_is_not_a_store_is_a_clear_error(tmp_path):
     path.write_bytes(b"this is not a database at all" * 100)
     with pytest.raises(SetlabError, match="cannot open results store"):
         Store(path)
+
+
+def test_a_store_where_no_directory_can_be_made_is_a_clear_error(tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    with pytest.raises(SetlabError, match="cannot open results store"):
+        Store(blocker / "sub" / "store.sqlite")
+    assert main(["verify", "--store", str(blocker / "store.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot open results store") and err.count("\n") == 1

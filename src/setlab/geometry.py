@@ -71,7 +71,10 @@ def third_card_table(properties: int) -> np.ndarray:
     """
     check_properties(properties)
     if properties > 8:
-        raise SetlabError("the third-card table is built for P <= 8; use third_cards() above")
+        raise SetlabError(
+            f"finding sets uses a 3^P x 3^P third-card table, built for P <= 8, got P = "
+            f"{properties} (setlab.geometry.third_cards works for any P)"
+        )
     n = deck_size(properties)
     d = digits(properties)
     table = np.zeros((n, n), dtype=np.uint32)

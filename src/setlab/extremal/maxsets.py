@@ -387,8 +387,9 @@ class Solver:
         return self.get(sense, cards)
 
     def _max_witnesses(self, cards: int) -> None:
-        """Record the constructions and the greedy extension as max witnesses."""
-        candidates = self.constructions(cards)
+        """Record the constructions, the greedy extension and the first n cards (a prefix of
+        nested flats: a witness even on an empty store) as max witnesses."""
+        candidates = [*self.constructions(cards), (list(range(cards)), "first cards")]
         greedy = self._extend_greedily(cards)
         if greedy is not None:
             candidates.append(greedy)
