@@ -18,7 +18,8 @@ from setlab.cli import main
 from setlab.extremal import maxsets as maxsets_module
 from setlab.extremal import search as search_module
 from setlab.extremal.bruteforce import brute_force_extremes, exhaustive_table
-from setlab.extremal.maxsets import Solver, cap_witness, complement_sum, deletion_bound
+from setlab.extremal.identities import complement_sum
+from setlab.extremal.maxsets import Solver, cap_witness, deletion_bound
 from setlab.extremal.search import job_name, level_thresholds, search
 from setlab.find import count_sets
 from setlab.geometry import random_affine_map

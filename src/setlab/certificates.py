@@ -16,12 +16,8 @@ from typing import Any
 from setlab.cards import deck_size, vector_of
 from setlab.extremal.bounds import verify_max_bound
 from setlab.extremal.bruteforce import Extremes, exhaustive_table
-from setlab.extremal.maxsets import (
-    PROBLEMS,
-    complement_sum,
-    deletion_bound,
-    total_sets,
-)
+from setlab.extremal.identities import complement_sum, total_lines
+from setlab.extremal.maxsets import PROBLEMS, deletion_bound
 from setlab.extremal.search import level_thresholds, search
 from setlab.store import Result, Store
 
@@ -82,7 +78,7 @@ def check_bound(result: Result, store: Store, rerun: bool = False) -> Check:
         return _check(result, "bound", False, f"witness {result.value} below bound {bound}")
     if method == "trivial":
         if n <= 2 or n == size:
-            expected = 0 if n <= 2 else total_sets(p)
+            expected = 0 if n <= 2 else total_lines(p)
             return _check(result, "bound", bound == expected, f"n = {n}: {expected} sets")
         ok = result.sense == "min" and bound == 0
         return _check(result, "bound", ok, "a minimum is never below 0")

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from setlab.cards import deck_size
+from setlab.errors import SetlabError
 from setlab.geometry import lines, parallel_classes
 
 
@@ -55,19 +56,32 @@ def total_lines(properties: int) -> int:
     return n * (n - 1) // 6
 
 
-def complement_sets(properties: int, cards: int, sets: int) -> int:
-    """sets(S^c) from sets(S): N(N-1)/6 - n(N-n)/2 - sets(S).
+def complement_sum(properties: int, cards: int) -> int:
+    """sets(S) + sets(S^c) for any S of n cards: N(N-1)/6 - n(N-n)/2.
 
     A line meets S in 0, 1, 2 or 3 cards (l0..l3). Counting pairs between S and S^c gives
     2 l1 + 2 l2 = n(N-n), and l0 + l1 + l2 + l3 = N(N-1)/6, so l0 + l3 = N(N-1)/6 - n(N-n)/2.
 
     Examples
     --------
+    >>> complement_sum(4, 27), complement_sum(3, 0)
+    (351, 117)
+    """
+    n = deck_size(properties)
+    if not 0 <= cards <= n:
+        raise SetlabError(f"cards must be between 0 and {n}, got {cards}")
+    return total_lines(properties) - cards * (n - cards) // 2
+
+
+def complement_sets(properties: int, cards: int, sets: int) -> int:
+    """sets(S^c) from sets(S), by :func:`complement_sum`.
+
+    Examples
+    --------
     >>> complement_sets(4, 20, 0)  # the complement of a 20-cap
     470
     """
-    n = deck_size(properties)
-    return total_lines(properties) - cards * (n - cards) // 2 - sets
+    return complement_sum(properties, cards) - sets
 
 
 def slice_sizes(board: Iterable[int], properties: int) -> np.ndarray:

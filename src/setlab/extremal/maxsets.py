@@ -23,6 +23,7 @@ from setlab.extremal.bigcaps import best_construction
 from setlab.extremal.bounds import max_upper_bound
 from setlab.extremal.bruteforce import exhaustive_table
 from setlab.extremal.heuristics import local_search
+from setlab.extremal.identities import complement_sum, total_lines
 from setlab.extremal.search import Sense, job_name, search
 from setlab.find import count_sets
 from setlab.geometry import indices_of, third_card_table
@@ -48,36 +49,6 @@ by the complement identity, which closes the P = 4 table: every M(n) and m(n) pr
 DEFAULT_ANNEAL_RESTARTS = 200
 """Annealing restarts per open minimum: a fixed number, so every machine finds the same witness
 (P = 5: about 1 s each; it narrows the open m(46..80) by 40 % in all, and M(163..197) with them)."""
-
-
-def total_sets(properties: int) -> int:
-    """N(N-1)/6: the number of lines of AG(P,3).
-
-    Examples
-    --------
-    >>> total_sets(4)
-    1080
-    """
-    n = deck_size(properties)
-    return n * (n - 1) // 6
-
-
-def complement_sum(properties: int, cards: int) -> int:
-    """sets(S) + sets(complement of S) for any S of n cards: N(N-1)/6 - n(N-n)/2.
-
-    A line meets S in t points, t = 0..3; with a_t lines of each kind, counting lines (sum a_t),
-    incidences point-line inside S (n(N-1)/2 = a_1 + 2a_2 + 3a_3) and inside the complement
-    gives a_3 + a_0 = N(N-1)/6 - n(N-n)/2.
-
-    Examples
-    --------
-    >>> complement_sum(4, 27), complement_sum(3, 0)
-    (351, 117)
-    """
-    n = deck_size(properties)
-    if not 0 <= cards <= n:
-        raise SetlabError(f"cards must be between 0 and {n}, got {cards}")
-    return total_sets(properties) - cards * (n - cards) // 2
 
 
 def deletion_bound(cards: int, previous: int) -> int:
@@ -265,6 +236,11 @@ class Solver:
             self.properties, cards, sense,
         )  # fmt: skip
 
+    def _complement(self, cards: list[int]) -> list[int]:
+        """The cards of the deck not in ``cards``, in order."""
+        chosen = set(cards)
+        return [c for c in range(self.size) if c not in chosen]
+
     def _witness(self, sense: Sense, cards: list[int], method: str) -> None:
         value = count_sets(cards, self.properties)
         self.store.record_witness(
@@ -293,7 +269,7 @@ class Solver:
             return False
         witness = list(range(cards))
         self._witness(sense, witness, "trivial")
-        value = 0 if cards <= 2 else total_sets(self.properties)
+        value = 0 if cards <= 2 else total_lines(self.properties)
         self._bound(sense, cards, value, {"method": "trivial", "argument": "n <= 2 or n = N"})
         return True
 
@@ -404,9 +380,8 @@ class Solver:
         if self._trivial("max", cards):
             return
         if self.size - cards <= len(self.cap()):  # complement of a cap: m(N-n) = 0
-            chosen = set(self.cap()[: self.size - cards])
-            rest = [c for c in range(self.size) if c not in chosen]
-            self._witness("max", rest, "complement of cap")
+            cap = self.cap()[: self.size - cards]
+            self._witness("max", self._complement(cap), "complement of cap")
             return self._max_from_min(cards, 0)
         self._max_witnesses(cards)
         previous = self.get("max", cards - 1)
@@ -416,9 +391,7 @@ class Solver:
         if self.size - cards <= self.min_search_cards:  # M(n) from m(N-n) by the identity
             low = self.min(self.size - cards)
             if low.witness is not None:
-                chosen = set(low.witness)
-                rest = [c for c in range(self.size) if c not in chosen]
-                self._witness("max", rest, "complement")
+                self._witness("max", self._complement(low.witness), "complement")
             if low.bound is not None:
                 self._max_from_min(cards, low.bound)
         current = self.get("max", cards)
@@ -476,9 +449,7 @@ class Solver:
         else:
             other = self.max(self.size - cards)
         if other.witness is not None:
-            chosen = set(other.witness)
-            complement = [c for c in range(self.size) if c not in chosen]
-            self._witness("min", complement, "complement")
+            self._witness("min", self._complement(other.witness), "complement")
         if other.bound is not None and identity - other.bound > 0:
             proof = {"method": "complement", "identity": identity, "max_bound": other.bound}
             self._bound("min", cards, identity - other.bound, proof)
@@ -498,8 +469,7 @@ class Solver:
             target=bound,
         )  # fmt: skip
         self._witness("min", found.witness, found.method)
-        chosen = set(found.witness)
-        self._witness("max", [c for c in range(self.size) if c not in chosen], "complement")
+        self._witness("max", self._complement(found.witness), "complement")
 
     def table(self) -> list[dict[str, Any]]:
         """Every n = 0..N: max, min, proven flags, methods and seconds (the CLI's ``--table``).

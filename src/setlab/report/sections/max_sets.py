@@ -17,7 +17,8 @@ from math import comb
 from setlab.cards import Card, deck_size
 from setlab.certificates import check_bound, check_witness
 from setlab.extremal.bruteforce import brute_force_extremes
-from setlab.extremal.maxsets import PROBLEMS, Solver, Value, total_sets
+from setlab.extremal.identities import total_lines
+from setlab.extremal.maxsets import PROBLEMS, Solver, Value
 from setlab.extremal.search import Sense
 from setlab.render import configuration_svg
 from setlab.report.model import (
@@ -187,7 +188,7 @@ def _big_table(known: Knowledge, properties: int) -> Table:
         f"{properties} properties: the most (M) and the fewest (m) sets among n of the {size} "
         "cards. *search*: the pruned isomorph-free search; *deletion*: an n-card configuration "
         "with T sets has a card in at most floor(3T/n) of them, so M(n-1) >= T - floor(3T/n); "
-        f"*complement*: M(n) + m({size}-n) = {total_sets(properties)} - n({size}-n)/2; "
+        f"*complement*: M(n) + m({size}-n) = {total_lines(properties)} - n({size}-n)/2; "
         "*bounds*: the counting identities over parallel classes (integer programs); *cap*: a "
         "cap has no set; *exhaustive*: every subset. *a..b (open)*: a witness with a sets and "
         f"a proven bound b (the other way round for m). Every value: {_provenance(known)}.",
