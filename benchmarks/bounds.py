@@ -4,7 +4,8 @@ Everything is computed in this run, with no table taken from the paper:
 1. M_2(k) by the exhaustive walk over the 512 subsets of AG(2,3);
 2. upper bounds on M_3(k) from the programs on M_2, and witnesses in AG(3,3) by a local search;
 3. upper bounds on M_4(n) from the programs on those M_3 bounds, and witnesses in AG(4,3): a
-   3-flat plus slices in the two parallel flats, two 3-flats plus a slice, and a swap local search;
+   3-flat plus slices in the two parallel flats, two 3-flats plus a slice, and the annealed swap
+   search of `setlab.extremal.heuristics` (fixed restarts and seeds);
    every witness is re-counted with ``count_sets``.
 A value is settled when the witness count meets the proven upper bound; minima follow by the
 complement identity m(81 - n) = 1080 - n(81 - n)/2 - M(n).
@@ -20,60 +21,23 @@ import numpy as np
 
 from setlab.extremal.bounds import bound_table, max_upper_bound
 from setlab.extremal.bruteforce import exhaustive_table
+from setlab.extremal.heuristics import local_search
 from setlab.extremal.identities import complement_sets
 from setlab.find import count_sets
-from setlab.geometry import third_card_table
 
 PAPER_TABLE_3 = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12, 12, 13, 14, 16, 19, 23, 26, 30, 36, 41, 47, 54,
                  62, 71, 81, 92, 104, 117]  # fmt: skip
 
 
-def local_search(
-    properties: int, start: np.ndarray, sense: int, steps: int, rng: np.random.Generator
-) -> np.ndarray:
-    """Tabu swap search maximizing (sense 1) or minimizing (-1) the sets of a board.
-
-    deg[z] = pairs of the board completing z to a set (z itself excluded); swapping u out and v
-    in changes the count by deg[v] - deg[u] - [third(u, v) on the board].
-    """
-    table = third_card_table(properties).astype(np.int64)
-    size = len(table)
-    member = np.zeros(size, dtype=bool)
-    member[start] = True
-    best, best_value = member.copy(), count_sets(np.flatnonzero(member), properties)
-    value = best_value
-    tabu = np.zeros(size, dtype=np.int64)
-    if member.all() or not member.any():
-        return np.flatnonzero(member)
-    for step in range(1, steps + 1):
-        deg = ((member[table] & member[None, :]).sum(axis=1) - member) // 2
-        inside, outside = np.flatnonzero(member), np.flatnonzero(~member)
-        delta = deg[outside][None, :] - deg[inside][:, None]
-        delta = delta - member[table[np.ix_(inside, outside)]]
-        gain = sense * delta + rng.random(delta.shape) * 0.5
-        gain[tabu[inside] > step, :] = -np.inf
-        gain[:, tabu[outside] > step] = -np.inf
-        if not np.isfinite(gain).any():
-            break
-        i, j = np.unravel_index(np.argmax(gain), gain.shape)
-        u, v = inside[i], outside[j]
-        member[u], member[v] = False, True
-        value += int(delta[i, j])
-        tabu[u] = tabu[v] = step + 1 + int(rng.integers(3, 8))
-        if sense * value > sense * best_value:
-            best, best_value = member.copy(), value
-    return np.flatnonzero(best)
-
-
-def best_witness(properties, seeds, steps, rng):
-    """The best of the seeds and of a local search from the two best, by a fresh count_sets."""
-    seeds = sorted(seeds, key=lambda board: -count_sets(board, properties))
-    candidates = list(seeds[:2])
-    candidates += [local_search(properties, seed, 1, steps, rng) for seed in seeds[:2]]
+def best_witness(properties, seeds, restarts, seed):
+    """The best of the seeds and of the package's annealed swap search, by a fresh count_sets."""
+    n = len(seeds[0])
+    found = local_search(properties, n, "max", seconds=None, restarts=restarts, seed=seed)
+    candidates = [*seeds, np.array(found.witness, dtype=np.int64)]
     return max(candidates, key=lambda board: count_sets(board, properties))
 
 
-def lift_witnesses(properties, lower, steps, rng, cards):
+def lift_witnesses(properties, lower, restarts, rng, cards):
     """Witnesses for every n in AG(P,3) from witnesses ``lower[k]`` of AG(P-1,3).
 
     Seeds: a random board; the (P-1)-dimensional witness in the hyperplane H_0 = {x_0 = 0};
@@ -95,16 +59,14 @@ def lift_witnesses(properties, lower, steps, rng, cards):
                 seeds.append(
                     np.concatenate([np.arange(flat), flat + lower[b], 2 * flat + lower[c]])
                 )
-        witness[n] = best_witness(properties, seeds, steps, rng)
-    for n in (n for n in wanted if 2 * n <= size):  # few-set boards (caps), complements dense
-        sparse = min(
-            (
-                local_search(properties, rng.choice(size, n, replace=False), -1, 4 * steps, rng)
-                for _ in range(2)
-            ),
-            key=lambda board: count_sets(board, properties),
+        witness[n] = (
+            best_witness(properties, seeds, restarts, n)
+            if restarts
+            else max(seeds, key=lambda board: count_sets(board, properties))
         )
-        dense = np.setdiff1d(np.arange(size), sparse)
+    for n in (n for n in wanted if restarts and 2 * n <= size):  # few-set boards, dense complements
+        sparse = local_search(properties, n, "min", seconds=None, restarts=restarts, seed=n)
+        dense = np.setdiff1d(np.arange(size), sparse.witness)
         if count_sets(dense, properties) > count_sets(witness[size - n], properties):
             witness[size - n] = dense
     for n in wanted:
@@ -143,7 +105,7 @@ def main() -> None:
     lower = {}
     for k in range(28):
         seeds = [rng.choice(27, k, replace=False) for _ in range(3)]
-        lower[k] = best_witness(3, seeds, 300, rng)
+        lower[k] = best_witness(3, seeds, 20, k)
     print(f"AG(3,3): upper bounds from the exhaustive walk of AG(2,3) in {seconds3:.2f} s")
     print("  k  witness  upper  paper")
     for k in range(28):
@@ -154,8 +116,8 @@ def main() -> None:
     for properties in range(4, top + 1):
         # P = 5: every 11th n and 243, constructions only, to stay within minutes
         cards = range(82) if properties == 4 else [*range(0, 243, 11), 243]
-        steps = 150 if properties == 4 else 0
-        lower = lift_witnesses(properties, lower, steps, rng, cards)
+        restarts = 20 if properties == 4 else 0
+        lower = lift_witnesses(properties, lower, restarts, rng, cards)
         counts = {n: count_sets(board, properties) for n, board in lower.items()}
         start = time.perf_counter()
         rows = bound_table(properties, upper, counts, cards)
