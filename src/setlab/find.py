@@ -22,6 +22,7 @@ import numpy as np
 from setlab.cards import Card, check_properties, deck_size
 from setlab.errors import SetlabError
 from setlab.geometry import third_card_table
+from setlab.kernels import count_batch, fill_batch, sets_of_board
 
 Board = Sequence[int | Card] | np.ndarray
 """A board: cards as :class:`Card` objects or indices, in table order."""
@@ -76,76 +77,6 @@ def _as_board(board: Board, properties: int) -> np.ndarray:
 _NO_OUTPUT = np.zeros((0, 3), dtype=np.int64)
 
 
-@nb.njit(cache=True)
-def _sets_of_board(cards, third, position, out):  # pragma: no cover - compiled
-    """Write the sets of one board into ``out`` (rows i < j < k); return how many.
-
-    ``position`` has one entry per card of the deck, all -1 on entry and on exit.
-    """
-    k = cards.shape[0]
-    for i in range(k):
-        position[cards[i]] = i
-    found = 0
-    for i in range(k):
-        for j in range(i + 1, k):
-            p = position[third[cards[i], cards[j]]]
-            if p > j:  # the set {i, j, p} is met once: at its two first cards
-                if out.shape[0] > 0:
-                    out[found, 0] = i
-                    out[found, 1] = j
-                    out[found, 2] = p
-                found += 1
-    for i in range(k):
-        position[cards[i]] = -1
-    return found
-
-
-@nb.njit(cache=True)
-def _is_board(cards, position):  # pragma: no cover - compiled
-    """True iff every card is in range and none repeats; ``position`` (all -1) is left as is."""
-    n = position.shape[0]
-    valid = True
-    placed = 0
-    for i in range(cards.shape[0]):
-        c = cards[i]
-        if c < 0 or c >= n or position[c] != -1:
-            valid = False
-            break
-        position[c] = i
-        placed += 1
-    for i in range(placed):
-        position[cards[i]] = -1
-    return valid
-
-
-@nb.njit(parallel=True, cache=True)
-def _count_batch(boards, third, n_cards, lengths, n_chunks):  # pragma: no cover - compiled
-    """Sets on every board, or -1 for a board with a repeated or out-of-range card."""
-    n_boards = boards.shape[0]
-    counts = np.zeros(n_boards, dtype=np.int64)
-    empty = np.zeros((0, 3), dtype=np.int64)
-    for chunk in nb.prange(n_chunks):
-        position = np.full(n_cards, -1, dtype=np.int64)
-        for b in range(chunk, n_boards, n_chunks):
-            board = boards[b, : lengths[b]]
-            if _is_board(board, position):
-                counts[b] = _sets_of_board(board, third, position, empty)
-            else:
-                counts[b] = -1
-    return counts
-
-
-@nb.njit(parallel=True, cache=True)
-def _fill_batch(boards, third, n_cards, lengths, offsets, out, n_chunks):  # pragma: no cover
-    n_boards = boards.shape[0]
-    for chunk in nb.prange(n_chunks):
-        position = np.full(n_cards, -1, dtype=np.int64)
-        for b in range(chunk, n_boards, n_chunks):
-            _sets_of_board(
-                boards[b, : lengths[b]], third, position, out[offsets[b] : offsets[b + 1]]
-            )
-
-
 def find_sets(board: Board, properties: int = 4) -> list[tuple[int, int, int]]:
     """All sets on a board, as sorted triples of positions into ``board``, in order.
 
@@ -158,7 +89,7 @@ def find_sets(board: Board, properties: int = 4) -> list[tuple[int, int, int]]:
     cards = _as_board(board, properties)
     position = np.full(deck_size(properties), -1, dtype=np.int64)
     out = np.zeros((len(cards) * (len(cards) - 1) // 6 + 1, 3), dtype=np.int64)
-    found = _sets_of_board(cards, third_card_table(properties), position, out)
+    found = sets_of_board(cards, third_card_table(properties), position, out)
     return [(int(i), int(j), int(k)) for i, j, k in out[:found]]
 
 
@@ -172,7 +103,7 @@ def count_sets(board: Board, properties: int = 4) -> int:
     """
     cards = _as_board(board, properties)
     position = np.full(deck_size(properties), -1, dtype=np.int64)
-    return int(_sets_of_board(cards, third_card_table(properties), position, _NO_OUTPUT))
+    return int(sets_of_board(cards, third_card_table(properties), position, _NO_OUTPUT))
 
 
 def _chunks(n_boards: int) -> int:
@@ -198,7 +129,7 @@ def _batch_counts(
     if not len(boards):
         return boards, lengths, np.zeros(0, dtype=np.int64)
     n = deck_size(properties)
-    counts = _count_batch(boards, third_card_table(properties), n, lengths, _chunks(len(boards)))
+    counts = count_batch(boards, third_card_table(properties), n, lengths, _chunks(len(boards)))
     bad = np.flatnonzero(counts < 0)
     if len(bad):
         board = boards[bad[0], : lengths[bad[0]]]
@@ -244,5 +175,5 @@ def find_sets_batch(
     if len(boards):
         table = third_card_table(properties)
         chunks = _chunks(len(boards))
-        _fill_batch(boards, table, deck_size(properties), lengths, offsets, sets, chunks)
+        fill_batch(boards, table, deck_size(properties), lengths, offsets, sets, chunks)
     return offsets, sets

@@ -17,8 +17,9 @@ import numpy as np
 
 from setlab.cards import check_properties, deck_size
 from setlab.errors import SetlabError
-from setlab.find import _sets_of_board, find_sets
+from setlab.find import find_sets
 from setlab.geometry import third_card_table
+from setlab.kernels import sets_of_board
 
 MAX_SIMULATION_PROPERTIES = 6
 """Largest P the batch simulator tallies (its per-round, per-table-size arrays grow as 9^P)."""
@@ -352,7 +353,7 @@ def _play_games(
             later_n = 0
             later_y = 0
             while True:
-                found = _sets_of_board(table[:size], third, position, out)
+                found = sets_of_board(table[:size], third, position, out)
                 inspections[chunk, taken, size] += 1
                 sets_sum[chunk, taken, size] += found
                 sets_square[chunk, taken, size] += found * found
