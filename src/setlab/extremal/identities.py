@@ -44,6 +44,55 @@ def classes_through_direction(properties: int, codim: int = 1) -> int:
     return (3 ** (properties - codim) - 1) // 2
 
 
+def pair_bound(cards: int) -> int:
+    """The most sets n cards can hold by pairs alone: floor(n floor((n-1)/2) / 3).
+
+    A card of S lies on at most floor((n-1)/2) sets of S, since the n - 1 other cards pair up
+    into disjoint pairs around it; summing over the n cards counts every set three times.
+
+    Examples
+    --------
+    >>> [pair_bound(n) for n in (2, 3, 9, 18)]
+    [0, 1, 12, 48]
+    """
+    return cards * ((cards - 1) // 2) // 3 if cards >= 3 else 0
+
+
+def least_degree_bound(cards: int, sets: int) -> int:
+    """Some card of an n-card configuration with L sets lies on at most this many of them.
+
+    The degrees (sets through each card) sum to 3L, so the least is at most floor(3L/n); and no
+    card lies on more than floor((n-1)/2) sets (see :func:`pair_bound`). Deleting that card
+    leaves at least L - min(floor(3L/n), floor((n-1)/2)) sets, an amount that does not decrease
+    with L: the degree inequality behind the deletion bound and the max search's thresholds.
+
+    Examples
+    --------
+    >>> least_degree_bound(12, 14), least_degree_bound(9, 12), least_degree_bound(0, 0)
+    (3, 4, 0)
+    """
+    if cards <= 0 or sets <= 0:
+        return 0
+    return min(3 * sets // cards, (cards - 1) // 2)
+
+
+def greatest_degree_bound(cards: int, sets: int) -> int:
+    """Some card of an n-card configuration with L sets lies on at least ceil(3L/n) of them.
+
+    The degrees sum to 3L, so the greatest is at least their average. Deleting that card leaves
+    at most L - ceil(3L/n) sets, an amount that does not decrease with L: the min search's
+    thresholds.
+
+    Examples
+    --------
+    >>> greatest_degree_bound(21, 3), greatest_degree_bound(6, 1), greatest_degree_bound(0, 0)
+    (1, 1, 0)
+    """
+    if cards <= 0 or sets <= 0:
+        return 0
+    return -(-3 * sets // cards)
+
+
 def total_lines(properties: int) -> int:
     """N(N-1)/6, the number of sets of the whole deck of N = 3^P cards.
 
