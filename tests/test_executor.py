@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+import time
+
+import pytest
 
 from setlab.executor import run_tasks
 from setlab.store import Store
@@ -28,3 +33,49 @@ def test_finished_tasks_are_not_run_again(tmp_path):
     assert result["3"] == "from an earlier run"
     assert sorted(calls) == [0, 1, 2, 4]
     assert store.finished_tasks("job")["4"] == 16
+
+
+_ORPHAN_SCRIPT = """
+import os, sys, time
+from setlab.executor import run_tasks
+
+def sleep_and_report(path):
+    with open(path, "a") as f:
+        f.write(f"{os.getpid()}\\n")
+    time.sleep(120)
+
+path = sys.argv[1]
+run_tasks("orphans", {"a": (path,), "b": (path,)}, sleep_and_report, workers=2)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal is Linux")
+def test_pool_workers_die_with_a_killed_parent(tmp_path):
+    """kill -9 of a running job leaves no worker process behind."""
+    script = tmp_path / "job.py"
+    script.write_text(_ORPHAN_SCRIPT)
+    pids = tmp_path / "pids.txt"
+    parent = subprocess.Popen([sys.executable, str(script), str(pids)])
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if pids.exists() and len(pids.read_text().split()) == 2:
+                break
+            time.sleep(0.1)
+        workers = [int(p) for p in pids.read_text().split()]
+        assert len(workers) == 2 and all(_alive(p) for p in workers)
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(p) for p in workers):
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in workers)

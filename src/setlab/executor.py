@@ -8,7 +8,10 @@ SIGKILL and started again loses at most the tasks that were running.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
+import signal
 import sys
 from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
@@ -16,14 +19,52 @@ from typing import Any
 
 from tqdm import tqdm
 
+from setlab.errors import SetlabError
 from setlab.store import Store
+
+_PR_SET_PDEATHSIG = 1
+"""Linux prctl option: the signal a process receives when its parent dies."""
 
 
 def default_workers() -> int:
-    """Worker processes: ``$SETLAB_WORKERS`` if set, else the usable cores."""
-    if os.environ.get("SETLAB_WORKERS"):
-        return max(1, int(os.environ["SETLAB_WORKERS"]))
+    """Worker processes: ``$SETLAB_WORKERS`` if set, else the usable cores.
+
+    Examples
+    --------
+    >>> os.environ["SETLAB_WORKERS"] = "3"
+    >>> default_workers()
+    3
+    >>> os.environ["SETLAB_WORKERS"] = "abc"
+    >>> default_workers()
+    Traceback (most recent call last):
+    ...
+    setlab.errors.SetlabError: SETLAB_WORKERS must be a whole number of worker processes, got 'abc'
+    >>> del os.environ["SETLAB_WORKERS"]
+    """
+    text = os.environ.get("SETLAB_WORKERS", "").strip()
+    if text:
+        try:
+            return max(1, int(text))
+        except ValueError:
+            raise SetlabError(
+                f"SETLAB_WORKERS must be a whole number of worker processes, got {text!r}"
+            ) from None
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _worker_start(parent: int) -> None:
+    """Run in each pool worker as it starts: never outlive the parent, leave Ctrl-C to it.
+
+    On Linux the kernel sends SIGKILL to the worker when the process that forked it dies (even by
+    SIGKILL); if the parent died before this ran, the worker exits at once. SIGINT is ignored: the
+    parent catches Ctrl-C and shuts the pool down, so no worker prints a traceback of its own.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    name = ctypes.util.find_library("c")
+    if sys.platform.startswith("linux") and name:
+        ctypes.CDLL(name, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def run_tasks(
@@ -88,7 +129,9 @@ def run_tasks(
             for key in todo:
                 finish(key, function(*tasks[key]))
         else:
-            pool = executor or ProcessPoolExecutor(max_workers=workers)
+            pool = executor or ProcessPoolExecutor(
+                max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),)
+            )
             try:
                 running: dict[Future[Any], str] = {
                     pool.submit(function, *tasks[key]): key for key in todo
