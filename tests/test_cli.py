@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -90,3 +92,23 @@ def test_real_process_exit_codes_and_stdin():
 def test_demo_solves_the_paper_board(capsys):
     code, out, _ = run(capsys, "demo")
     assert code == 0 and "14 sets found" in out
+
+
+@pytest.mark.parametrize("delay", [0.15, 0.4, 0.7, 1.0])
+def test_ctrl_c_at_any_moment_of_start_up_gives_no_traceback(delay):
+    """SIGINT while the command imports and starts: one line and exit 130, never a traceback."""
+    process = subprocess.Popen(
+        [*SETLAB, "find", "1RSD", "2RSD", "3RSD"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert "Traceback" not in err
+    # before Python installs its handler the default action ends the process with the signal;
+    # a machine fast enough to finish first exits 0
+    assert process.returncode in (0, 130, -signal.SIGINT), (process.returncode, err)
+    if process.returncode == 130:
+        assert err.strip().splitlines()[-1].startswith("error: interrupted")

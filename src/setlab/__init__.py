@@ -10,16 +10,38 @@ Examples
 [(0, 1, 2)]
 """
 
-from setlab.cards import Card, deck, parse_board, parse_card
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from setlab.errors import SetlabError
-from setlab.find import (
-    count_sets,
-    count_sets_batch,
-    find_sets,
-    find_sets_batch,
-    is_set,
-    third_card,
-)
+
+if TYPE_CHECKING:  # the names below are imported on first use (see __getattr__)
+    from setlab.cards import Card, deck, parse_board, parse_card
+    from setlab.find import (
+        count_sets,
+        count_sets_batch,
+        find_sets,
+        find_sets_batch,
+        is_set,
+        third_card,
+    )
+
+_HOMES = {
+    **dict.fromkeys(("Card", "deck", "parse_board", "parse_card"), "setlab.cards"),
+    **dict.fromkeys(
+        ("count_sets", "count_sets_batch", "find_sets", "find_sets_batch", "is_set", "third_card"),
+        "setlab.find",
+    ),
+}
+"""Public name -> its module. ``import setlab`` stays light (no numba) until a name is used, so
+the ``setlab`` command starts fast and catches a Ctrl-C during its imports."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name]), name)
+    raise AttributeError(f"module 'setlab' has no attribute {name!r}")
+
 
 __version__ = "0.1.0"
 

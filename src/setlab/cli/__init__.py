@@ -8,15 +8,18 @@ stderr and exit code 2.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 from setlab import __version__
-from setlab.cli import caps, cards, demo, draw, game, heuristic, maxsets, report
 from setlab.errors import SetlabError
 
-COMMAND_GROUPS = (cards, demo, game, draw, report, heuristic, maxsets, caps)
+COMMAND_GROUPS = ("cards", "demo", "game", "draw", "report", "heuristic", "maxsets", "caps")
+"""The command modules of :mod:`setlab.cli`, in the order ``setlab --help`` lists them. They are
+imported when the parser is built, inside :func:`main`, so that a Ctrl-C during start-up is
+caught too."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,15 +39,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"setlab {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
-    for group in COMMAND_GROUPS:
-        group.register(commands)
+    for name in COMMAND_GROUPS:
+        importlib.import_module(f"setlab.cli.{name}").register(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``setlab`` with ``argv``; return the exit code."""
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         return args.run(args) or 0
     except SetlabError as error:
         print(f"error: {error}", file=sys.stderr)
