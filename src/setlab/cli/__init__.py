@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -44,8 +46,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Interrupts:
+    """Ctrl-C as the CLI sees it: Python's own behaviour (KeyboardInterrupt), remembered.
+
+    A SIGINT that lands inside a compiled extension's initialisation (OR-Tools, numba) comes out
+    as that extension's ImportError rather than as KeyboardInterrupt; remembering that a SIGINT
+    came lets :func:`main` still answer it with the interrupt line and exit 130.
+    """
+
+    seen = False
+
+    @classmethod
+    def handle(cls, signum: int, frame: object) -> None:
+        cls.seen = True
+        raise KeyboardInterrupt
+
+
+INTERRUPTED = "error: interrupted (finished work is kept in the store)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``setlab`` with ``argv``; return the exit code."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, _Interrupts.handle)
     try:
         args = build_parser().parse_args(argv)
         return args.run(args) or 0
@@ -53,7 +76,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("error: interrupted (finished work is kept in the store)", file=sys.stderr)
+        print(INTERRUPTED, file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+    except Exception:
+        if _Interrupts.seen:
+            print(INTERRUPTED, file=sys.stderr)
+            return 130
+        raise
