@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
+from seed_oracles import PAPER_BOARD
 from setlab.cli import main
-from setlab.cli.demo import PAPER_BOARD
 
 SETLAB = [sys.executable, "-m", "setlab"]
 

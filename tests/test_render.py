@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from seed_oracles import PAPER_BOARD
 from setlab.cards import Card, deck
 from setlab.cli import main
-from setlab.cli.demo import PAPER_BOARD
 from setlab.errors import SetlabError
 from setlab.find import find_sets
 from setlab.render import (

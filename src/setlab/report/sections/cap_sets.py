@@ -28,12 +28,13 @@ from setlab.extremal.caps import (
 )
 from setlab.render.drawing import Drawing, embedded_svg
 from setlab.report.model import Claim, Claims, Context, Figure, Number, Section, Table, Text
+from setlab.seeds import CAPSET_README_TABLE
 from setlab.store import Result
 from setlab.symmetry import orbit_size
 
 TITLE = "The cap-set README: largest collections of cards without a set"
 
-SEED_TABLE = ((2, 3, 4), (3, 3, 9), (4, 3, 20))
+SEED_TABLE = CAPSET_README_TABLE
 """The README's table: M^P properties, M^V values, largest number of cards without a set."""
 
 DECKS = (
