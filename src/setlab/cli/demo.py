@@ -9,6 +9,8 @@ from setlab.cards import Card
 from setlab.find import find_sets
 from setlab.seeds import PAPER_BOARD
 
+__all__ = ["register", "run_demo"]
+
 
 def register(commands: argparse._SubParsersAction) -> None:
     demo = commands.add_parser("demo", help="solve the paper's 12-card board with 14 sets")

@@ -14,6 +14,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from setlab.errors import SetlabError
 
+__all__ = ["Drawing", "attributes", "element", "embedded_svg", "text"]
+
 
 def attributes(**attrs: object) -> str:
     """SVG attributes from keywords (``stroke_width`` -> ``stroke-width``), values quoted.

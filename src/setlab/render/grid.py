@@ -29,6 +29,8 @@ from setlab.render.layout import (
     point_position,
 )
 
+__all__ = ["CELL", "configuration_svg"]
+
 CELL = 44.0
 """Distance between neighbouring points inside a 3 x 3 block (doubled for P <= 2)."""
 

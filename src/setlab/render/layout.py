@@ -122,9 +122,7 @@ def axis_labels(kept: Sequence[int], properties: int) -> list[str]:
     >>> axis_labels([0, 1, 2], 3)
     ['x0', 'x1', 'x2']
     """
-    return [
-        f"x{axis}" + (f" ({PROPERTY_NAMES[axis]})" if properties == 4 else "") for axis in kept
-    ]
+    return [f"x{axis}" + (f" ({PROPERTY_NAMES[axis]})" if properties == 4 else "") for axis in kept]
 
 
 _LEVELS = ("in a block", "across blocks", "across groups of blocks")
