@@ -24,9 +24,9 @@ from setlab.extremal.bruteforce import exhaustive_table
 from setlab.extremal.heuristics import local_search
 from setlab.extremal.identities import complement_sets
 from setlab.find import count_sets
+from setlab.seeds import TABLE_3
 
-PAPER_TABLE_3 = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12, 12, 13, 14, 16, 19, 23, 26, 30, 36, 41, 47, 54,
-                 62, 71, 81, 92, 104, 117]  # fmt: skip
+PAPER_TABLE_3 = [TABLE_3.get(n, 0) for n in range(28)]
 
 
 def best_witness(properties, seeds, restarts, seed):

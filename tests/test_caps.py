@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from setlab.cli import main
 from setlab.errors import SetlabError
-from setlab.extremal import bigcaps, cappictures, caps
+from setlab.extremal import bigcaps, caps
 from setlab.geometry import digits, lines, random_affine_map
+from setlab.render import blocking_graph_svg
 from setlab.store import Store
 from setlab.symmetry import certificate
 
@@ -346,7 +347,7 @@ def test_cli_pictures(capsys, tmp_path):
     code, out, err = run(capsys, "caps", "-p", "3", "--picture", str(tmp_path / "x.gif"))
     assert code == 2 and out == "" and err.startswith("error:")
     with pytest.raises(SetlabError):
-        cappictures.draw_blocking_graph([0, 1, 2], 2, str(tmp_path / "line.png"))
+        blocking_graph_svg([0, 1, 2], 2)
 
 
 def test_cli_rejects_bad_input(capsys):

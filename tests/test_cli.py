@@ -10,8 +10,8 @@ import time
 
 import pytest
 
+from seed_oracles import PAPER_BOARD
 from setlab.cli import main
-from setlab.cli.demo import PAPER_BOARD
 
 SETLAB = [sys.executable, "-m", "setlab"]
 

@@ -13,16 +13,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from seed_oracles import PAPER_BOARD
 from setlab.cards import Card, deck
 from setlab.cli import main
-from setlab.cli.demo import PAPER_BOARD
 from setlab.errors import SetlabError
 from setlab.find import find_sets
 from setlab.render import (
     Drawing,
+    blocking_graph_svg,
     board_svg,
     card_svg,
     configuration_svg,
+    deck_svg,
+    grid_cell,
     point_position,
     sets_svg,
 )
@@ -81,9 +84,10 @@ def test_png_export_has_the_drawing_size(tmp_path):
     assert len(image.getcolors(1 << 20)) > 10  # not blank
 
 
-def test_save_rejects_other_formats(tmp_path):
-    with pytest.raises(SetlabError, match=r"\.svg or \.png"):
-        card_svg(Card(0)).save(tmp_path / "card.pdf")
+def test_save_writes_pdf_and_rejects_other_formats(tmp_path):
+    assert card_svg(Card(0)).save(tmp_path / "card.pdf").read_bytes()[:5] == b"%PDF-"
+    with pytest.raises(SetlabError, match=r"\.svg, \.png or \.pdf"):
+        card_svg(Card(0)).save(tmp_path / "card.gif")
 
 
 def test_jupyter_sees_svg():
@@ -228,3 +232,99 @@ def test_sets_strip_draws_three_cards_per_set_in_the_board_colours():
     )
     titles = [card.find(f"{SVG}title").text for card in with_class(strip, "card")]
     assert titles == [board[i].name for triple in sets for i in triple]
+
+
+def _key_digits(root: ET.Element) -> dict[str, list[int]]:
+    """From the key's text: the digits along each axis ("right", "down"), innermost first."""
+    found = {}
+    for line in with_class(root, "layout-key"):
+        axis = {"→": "right", "↓": "down"}[line.text[0]]
+        found[axis] = [int(d) for d in re.findall(r"x(\d+)", line.text)]
+    return found
+
+
+@pytest.mark.parametrize("properties", range(1, 7))
+def test_layout_is_a_bijection_whose_key_says_where_each_digit_runs(properties):
+    points = list(itertools.product(range(3), repeat=properties))
+    cells = [grid_cell(p) for p in points]
+    key = _key_digits(parse(deck_svg([], properties)))
+    right, down = key["right"], key.get("down", [])
+    assert sorted(right + down) == list(range(properties))  # every digit on one axis
+    columns, rows = 3 ** len(right), 3 ** len(down)
+    assert sorted(cells) == [(c, r) for c in range(columns) for r in range(rows)]  # bijection
+    for point, (column, row) in zip(points, cells, strict=True):
+        # independently of the layout code: the key's digits, innermost first, in base 3
+        assert column == sum(point[d] * 3**k for k, d in enumerate(right))
+        assert row == sum(point[d] * 3**k for k, d in enumerate(down))
+
+
+@pytest.mark.parametrize("properties", [2, 3, 4, 5])
+def test_lines_of_a_fixed_2_flat_run_where_the_key_says(properties):
+    """The flat through a point spanned by the key's two innermost digits is one 3 x 3 block:
+    its lines in the first direction are page rows, those in the second page columns."""
+    root = parse(deck_svg([], properties))
+    key = _key_digits(root)
+    across, down = key["right"][0], key["down"][0]
+    centre = {}
+    for cell in with_class(root, "cell"):
+        x = float(cell.get("x")) + float(cell.get("width")) / 2
+        y = float(cell.get("y")) + float(cell.get("height")) / 2
+        centre[cell.find(f"{SVG}title").text] = (x, y)
+    base = [(7 * k + 1) % 3 for k in range(properties)]
+
+    def moved(a: int, b: int) -> str:
+        point = list(base)
+        point[across] = (point[across] + a) % 3
+        point[down] = (point[down] + b) % 3
+        return "".join(map(str, point))
+
+    for b in range(3):  # a line in direction e_across: one page row, left to right
+        xs, ys = zip(*(centre[moved(a, b)] for a in range(3)), strict=True)
+        assert len(set(ys)) == 1 and len(set(xs)) == 3
+    for a in range(3):  # a line in direction e_down: one page column
+        xs, ys = zip(*(centre[moved(a, b)] for b in range(3)), strict=True)
+        assert len(set(xs)) == 1 and len(set(ys)) == 3
+    # and the flat is compact: its nine cells within 3 cell pitches each way
+    xs, ys = zip(*(centre[moved(a, b)] for a in range(3) for b in range(3)), strict=True)
+    pitch = sorted(set(xs))[1] - sorted(set(xs))[0]
+    assert max(xs) - min(xs) < 2.5 * pitch and max(ys) - min(ys) < 2.5 * pitch
+
+
+def _ranks(places: dict[str, tuple[float, float]]) -> dict[str, tuple[int, int]]:
+    xs = sorted({round(x, 3) for x, _ in places.values()})
+    ys = sorted({round(y, 3) for _, y in places.values()})
+    return {k: (xs.index(round(x, 3)), ys.index(round(y, 3))) for k, (x, y) in places.items()}
+
+
+@pytest.mark.parametrize("properties", [2, 3, 4])
+def test_cap_picture_and_configuration_put_each_card_in_the_same_cell(properties):
+    every = deck(properties)
+    cap = [c.index for c in every]  # not a cap; the deck picture only fills cells
+    cells = with_class(parse(deck_svg(cap, properties)), "cell")
+    in_deck = {}
+    for cell in cells:
+        x = float(cell.get("x")) + float(cell.get("width")) / 2
+        y = float(cell.get("y")) + float(cell.get("height")) / 2
+        in_deck[cell.find(f"{SVG}title").text] = (x, y)
+    points = with_class(parse(configuration_svg(every, sets=False)), "point")
+    in_config = {
+        p.find(f"{SVG}title").text: (float(p.get("cx")), float(p.get("cy"))) for p in points
+    }
+    assert len(in_deck) == len(in_config) == 3**properties
+    assert _ranks(in_deck) == _ranks(in_config)
+    twenty = [9, 18, 27, 40, 41, 43, 44, 46, 47, 48, 51, 54, 64, 65, 66, 69, 76, 77, 79, 80]
+    if properties == 4:  # the same 20-cap, the same cells in both pictures
+        filled = with_class(parse(deck_svg(twenty, 4)), "cap")
+        names = {c.find(f"{SVG}title").text for c in filled}
+        assert names == {Card(i).digits for i in twenty}
+
+
+def test_blocking_graph_counts_the_lines_through_a_cap():
+    twenty = [9, 18, 27, 40, 41, 43, 44, 46, 47, 48, 51, 54, 64, 65, 66, 69, 76, 77, 79, 80]
+    root = parse(blocking_graph_svg(twenty, 4))
+    # 20 cards on 40 lines each; the 190 pairs each block one line: 800 - 190 lines touched
+    assert len(with_class(root, "line-node")) == 20 * 40 - 190
+    assert len(with_class(root, "blocked")) == 2 * 190
+    assert len(with_class(root, "card-node")) == 20
+    with pytest.raises(SetlabError, match="not a cap"):
+        blocking_graph_svg([0, 1, 2], 2)

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from report_helpers import claim_rows
+from seed_oracles import PAPER_BOARD
 from setlab.cards import Card
 from setlab.cli import main
-from setlab.cli.demo import PAPER_BOARD
 from setlab.errors import SetlabError
 from setlab.find import count_sets
 from setlab.render import card_svg

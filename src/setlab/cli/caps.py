@@ -8,7 +8,6 @@ from decimal import Decimal, localcontext
 from setlab.cli.common import add_properties, print_json
 from setlab.errors import SetlabError
 from setlab.extremal.bigcaps import best_construction, find_set_in, read_cap_file
-from setlab.extremal.cappictures import draw_blocking_graph, draw_deck
 from setlab.extremal.caps import (
     card_words,
     count_caps,
@@ -16,6 +15,7 @@ from setlab.extremal.caps import (
     no_set_probability,
     odds_against,
 )
+from setlab.render import blocking_graph_svg, deck_svg
 from setlab.store import Store
 
 
@@ -72,9 +72,9 @@ def run_largest(args: argparse.Namespace) -> int:
     with Store() as store:
         result = largest_cap(args.properties, args.values, store=store, time_limit=args.time_limit)
     if args.picture:
-        draw_deck(result.witness, args.properties, args.picture)
+        deck_svg(result.witness, args.properties).save(args.picture)
     if args.graph:
-        draw_blocking_graph(result.witness, args.properties, args.graph)
+        blocking_graph_svg(result.witness, args.properties).save(args.graph)
     words = card_words(result.witness, args.properties, args.values)
     if args.json:
         print_json(

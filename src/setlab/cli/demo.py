@@ -7,12 +7,9 @@ import time
 
 from setlab.cards import Card
 from setlab.find import find_sets
+from setlab.seeds import PAPER_BOARD
 
-PAPER_BOARD = (
-    "0000", "0001", "0002", "0010", "0011", "0012",
-    "0020", "0021", "0022", "0100", "0220", "0120",
-)  # fmt: skip
-"""The 12 cards of section 2.1 of the seed paper (Stevens and Wilson, 2025): 14 sets."""
+__all__ = ["register", "run_demo"]
 
 
 def register(commands: argparse._SubParsersAction) -> None:

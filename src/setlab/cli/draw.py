@@ -10,6 +10,8 @@ from setlab.errors import SetlabError
 from setlab.find import find_sets
 from setlab.render import board_svg, configuration_svg
 
+__all__ = ["register", "run_draw"]
+
 
 def register(commands: argparse._SubParsersAction) -> None:
     draw = commands.add_parser(

@@ -16,6 +16,15 @@ from setlab.find import find_sets
 from setlab.render.cards import CARD_HEIGHT, CARD_WIDTH, card_defs, card_markup
 from setlab.render.drawing import Drawing, element
 
+__all__ = [
+    "RING_GAP",
+    "board_svg",
+    "default_columns",
+    "highlighted_sets",
+    "set_colours",
+    "sets_svg",
+]
+
 _BASE_COLOURS = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
     "#17becf", "#bcbd22", "#7f7f7f",

@@ -12,6 +12,19 @@ from __future__ import annotations
 from setlab.cards import Card
 from setlab.render.drawing import Drawing, element, text
 
+__all__ = [
+    "CARD_HEIGHT",
+    "CARD_WIDTH",
+    "COLOURS",
+    "SHAPE_NAMES",
+    "SHAPE_PATHS",
+    "SYMBOL_PITCH",
+    "card_defs",
+    "card_markup",
+    "card_svg",
+    "symbol_markup",
+]
+
 CARD_WIDTH = 100
 CARD_HEIGHT = 154
 COLOURS = ("#e2231a", "#00953a", "#5c2d91")

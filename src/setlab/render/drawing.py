@@ -14,6 +14,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from setlab.errors import SetlabError
 
+__all__ = ["Drawing", "attributes", "element", "embedded_svg", "text"]
+
 
 def attributes(**attrs: object) -> str:
     """SVG attributes from keywords (``stroke_width`` -> ``stroke-width``), values quoted.
@@ -95,16 +97,26 @@ class Drawing:
         """``data:image/svg+xml;base64,...``: the drawing as a self-contained image link."""
         return "data:image/svg+xml;base64," + base64.b64encode(self.svg.encode()).decode()
 
+    def pdf(self) -> bytes:
+        """The drawing as a one-page PDF (vector), by cairosvg."""
+        import cairosvg
+
+        return cairosvg.svg2pdf(bytestring=self.svg.encode())
+
     def save(self, path: str | Path, scale: float = 2.0) -> Path:
-        """Write ``path`` as SVG or PNG according to its suffix (PNG at ``scale``)."""
+        """Write ``path`` as SVG, PNG (at ``scale``) or PDF according to its suffix."""
         path = Path(path)
         suffix = path.suffix.lower()
         if suffix == ".svg":
             data = self.svg.encode()
         elif suffix == ".png":
             data = self.png(scale)
+        elif suffix == ".pdf":
+            data = self.pdf()
         else:
-            raise SetlabError(f"cannot write '{path}': the file name must end in .svg or .png")
+            raise SetlabError(
+                f"cannot write '{path}': the file name must end in .svg, .png or .pdf"
+            )
         try:
             path.write_bytes(data)
         except OSError as error:

@@ -1,12 +1,10 @@
 """Configurations drawn on the standard layout of AG(P,3), each set a line or curve.
 
-Point x = (x_0, ..., x_{P-1}) sits at column (x_0, x_2, x_4, ...) and row (x_1, x_3, ...), read
-as base-3 numbers with a gap between blocks at each level: for P = 4 this is the 9 x 9 layout of
-3 x 3 blocks of 3 x 3 (block from x_0, x_1; place in the block from x_2, x_3), for P = 3 three
-3 x 3 blocks side by side, for P = 2 the 3 x 3 plane. A set through three points is drawn as the
-straight segment when they are collinear on the page and no other configuration point lies on
-it, as a two-arc bridge when they are collinear but the segment would cross other points, and
-otherwise as the parabola through the three points (the middle point met half-way).
+Points sit where :mod:`setlab.render.layout` puts them (for P = 4 the 9 x 9 grid of 3 x 3
+blocks, the block from x_0, x_1, the place in it from x_2, x_3), with its key below. A set is
+drawn as the straight segment when its points are collinear on the page and no other point lies
+on it, as a two-arc bridge when the segment would cross other points, and otherwise as the
+parabola through the three points (the middle point met half-way).
 """
 
 from __future__ import annotations
@@ -21,42 +19,20 @@ from setlab.cards import Card
 from setlab.errors import SetlabError
 from setlab.render.board import highlighted_sets, set_colours
 from setlab.render.drawing import Drawing, element, text
+from setlab.render.layout import (
+    MAX_GRID_PROPERTIES,
+    Point,
+    axis_labels,
+    block_frames,
+    layout_key,
+    layout_size,
+    point_position,
+)
 
-MAX_GRID_PROPERTIES = 6
-"""Largest P with a layout (27 x 27 points)."""
+__all__ = ["CELL", "configuration_svg"]
+
 CELL = 44.0
 """Distance between neighbouring points inside a 3 x 3 block (doubled for P <= 2)."""
-BLOCK_GAP = 0.6
-"""Extra space between blocks, in cells, growing by this much per level."""
-
-Point = tuple[float, float]
-
-
-def _axis_position(axis_digits: Sequence[int]) -> float:
-    """Position along one page axis of the digits assigned to it, most significant first."""
-    position, span = 0.0, 1.0
-    for level, digit in enumerate(reversed(axis_digits)):
-        position += digit * span
-        span = 3 * span + BLOCK_GAP * (level + 1)
-    return position
-
-
-def point_position(vector: Sequence[int]) -> Point:
-    """Page position of a point, in cells: columns from even coordinates, rows from odd ones.
-
-    Examples
-    --------
-    >>> point_position((0, 0, 2, 1))
-    (2.0, 1.0)
-    >>> point_position((1, 0, 0, 0))
-    (3.6, 0.0)
-    """
-    return _axis_position(vector[0::2]), _axis_position(vector[1::2])
-
-
-def _layout_size(properties: int) -> Point:
-    last = (2,) * properties
-    return point_position(last)
 
 
 def _curve(points: list[Point], others: list[Point]) -> str:
@@ -128,7 +104,10 @@ def configuration_svg(
     vectors = np.array([card.vector for card in cards], dtype=np.int64)
     if drop_constant:
         varying = [axis for axis in range(properties) if len(set(vectors[:, axis])) > 1]
-        vectors = vectors[:, varying or [properties - 1]]
+        kept = varying or [properties - 1]
+        vectors = vectors[:, kept]
+    else:
+        kept = list(range(properties))
     shown = vectors.shape[1]
     if shown > MAX_GRID_PROPERTIES:
         raise SetlabError(
@@ -137,34 +116,18 @@ def configuration_svg(
     if labels is None:
         labels = shown <= 4
     margin = 0.8
-    width_cells, height_cells = _layout_size(shown)
+    width_cells, height_cells = layout_size(shown)
     scale = CELL if shown > 2 else 2 * CELL
 
     def page(p: Point) -> Point:
         return ((p[0] + margin) * scale, (p[1] + margin) * scale)
 
     parts = []
-    # Faint block frames (one per 3 x 3 block) and every point of the space as a small dot.
+    # Every point of the space as a small dot, and a faint frame around each 3 x 3 block.
     for vector in itertools.product(range(3), repeat=shown):
         x, y = page(point_position(vector))
         parts.append(element("circle", cx=x, cy=y, r=2.2, fill="#cfcfcf"))
-    if shown >= 2:
-        for block in itertools.product(range(3), repeat=shown - 2):
-            x0, y0 = page(point_position((*block, 0, 0)))
-            x1, y1 = page(point_position((*block, 2, 2)))
-            parts.append(
-                element(
-                    "rect",
-                    x=x0 - 0.45 * scale,
-                    y=y0 - 0.45 * scale,
-                    width=x1 - x0 + 0.9 * scale,
-                    height=y1 - y0 + 0.9 * scale,
-                    rx=6,
-                    fill="none",
-                    stroke="#e3e3e3",
-                    stroke_width=1.5,
-                )
-            )
+    parts.append(block_frames(shown, page, scale))
     positions = [page(point_position(tuple(v))) for v in vectors]
     colours = set_colours(len(triples))
     for number, triple in enumerate(triples):
@@ -200,10 +163,9 @@ def configuration_svg(
                     fill="#555",
                 )
             )
+    width = (width_cells + 2 * margin) * scale
+    height = (height_cells + 2 * margin - 0.3) * scale
+    key, key_height = layout_key(axis_labels(kept, properties), 8, height, width - 16)
+    parts.append(key)
     title = f"{len(cards)} points of AG({shown},3), {len(triples)} sets"
-    return Drawing(
-        "".join(parts),
-        (width_cells + 2 * margin) * scale,
-        (height_cells + 2 * margin) * scale,
-        title=title,
-    )
+    return Drawing("".join(parts), width, height + key_height, title=title)

@@ -8,14 +8,10 @@ cards, one class under AGL(4,3)) and gives the exact chance caps(k) / C(81, k) o
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
-from pathlib import Path
 
 from setlab.extremal.bigcaps import best_construction, find_set_in
-from setlab.extremal.cappictures import draw_blocking_graph, draw_deck
 from setlab.extremal.caps import (
     COUNT_TABLE_JOB,
     CapCount,
@@ -26,14 +22,15 @@ from setlab.extremal.caps import (
     no_set_probability,
     record_largest_cap,
 )
-from setlab.render.drawing import Drawing, embedded_svg
+from setlab.render import blocking_graph_svg, deck_svg
 from setlab.report.model import Claim, Claims, Context, Figure, Number, Section, Table, Text
+from setlab.seeds import CAPSET_README_TABLE
 from setlab.store import Result
 from setlab.symmetry import orbit_size
 
 TITLE = "The cap-set README: largest collections of cards without a set"
 
-SEED_TABLE = ((2, 3, 4), (3, 3, 9), (4, 3, 20))
+SEED_TABLE = CAPSET_README_TABLE
 """The README's table: M^P properties, M^V values, largest number of cards without a set."""
 
 DECKS = (
@@ -118,16 +115,6 @@ def _count_table(context: Context) -> tuple[Number, bool]:
     return table, False
 
 
-def _figure(
-    draw: Callable[[Sequence[int], int, str], None], cap: Sequence[int], properties: int
-) -> Drawing:
-    """The picture a cappictures function saves for ``cap``, as a Drawing (1 unit = 1 pt)."""
-    with tempfile.TemporaryDirectory() as directory:
-        path = Path(directory) / "picture.svg"
-        draw(cap, properties, str(path))
-        return embedded_svg(path.read_text())
-
-
 def _construction(properties: int) -> int:
     """Size of setlab's best cap construction in AG(P,3) once ``find_set_in`` finds no set in it
     (0 if it finds one)."""
@@ -198,16 +185,17 @@ def build(context: Context) -> Section:
     figures = [
         Figure(
             "caps-deck-20",
-            _figure(draw_deck, witness, 4),
-            "The 81 cards (rows: first two properties, columns: last two), the 20 cards of "
-            "setlab's proven largest cap filled: the README's solution picture.",
+            deck_svg(witness, 4),
+            "The 81 cards on the AG(4,3) layout (each 3 x 3 block fixes the first two "
+            "properties; the key names the digit along each axis), the 20 cards of setlab's "
+            "proven largest cap filled: the README's solution picture.",
         )
     ]
     for p, v, answer in SEED_TABLE:
         figures.append(
             Figure(
                 f"caps-graph-{p}-{v}-{answer}",
-                _figure(draw_blocking_graph, largest[(p, v)][1], p),
+                blocking_graph_svg(largest[(p, v)][1], p),
                 f"M^P = {p}, M^V = {v}: the {answer} cards (left) and the sets through them "
                 "(right); the sets the cap blocks, met in two of its cards, in red.",
             )

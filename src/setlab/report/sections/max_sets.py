@@ -33,28 +33,11 @@ from setlab.report.model import (
     Text,
     format_seconds,
 )
-from setlab.report.sections.cmm import TABLE_3
+from setlab.seeds import TABLE_1, TABLE_2, TABLE_3, TABLE_3_SECONDS
 from setlab.store import Result, Store
 
 TITLE = "The paper: the most sets among n cards (Tables 1-3 and the open question)"
 
-TABLE_1 = {3: 1, 4: 1, 5: 2, 6: 3, 7: 5, 8: 8, 9: 12, 10: 12, 11: 13, 12: 14}
-"""Table 1 of the paper: the maximum number of sets among n cards with 4 properties."""
-
-TABLE_2 = {
-    3: ("< 1 second", None), 4: ("6 seconds", 6), 5: ("4 minutes", 240),
-    6: ("1 hour, 33 minutes", 5_580), 7: ("29 hours, 12 minutes", 105_120),
-}  # fmt: skip
-"""Table 2 of the paper: the time of its complete search over all C(81, n) subsets (as the
-paper writes it, and in seconds when it states more than an upper bound)."""
-
-TABLE_3_SECONDS = {
-    3: 0.00, 4: 0.06, 5: 0.64, 6: 4.64, 7: 23.76, 8: 94.78, 9: 301.44, 10: 761.40, 11: 1610.53,
-    12: 2872.26, 13: 4413.72, 14: 5322.08, 15: 5805.79, 16: 5243.79, 17: 4158.71, 18: 2850.46,
-    19: 1558.12, 20: 733.16, 21: 284.40, 22: 90.17, 23: 22.38, 24: 4.26, 25: 0.58, 26: 0.05,
-    27: 0.00,
-}  # fmt: skip
-"""Table 3 of the paper: its compute time per n, in seconds (about 10 hours in all)."""
 
 BRUTE_FORCE_CARDS = (3, 4, 5)
 """n of setlab's brute force (the paper's method, compiled) in Table 2; ``QUICK_BRUTE_FORCE``

@@ -10,27 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from setlab.cards import Card
-from setlab.cli.demo import PAPER_BOARD
 from setlab.find import find_sets
 from setlab.render import board_svg, configuration_svg, sets_svg
 from setlab.report.model import Claim, Claims, Context, Figure, Section, Text
+from setlab.seeds import PAPER_BOARD, PAPER_CONFIGURATIONS
 
 TITLE = "The paper: configurations with many sets (sections 1-2)"
-
-_MAGIC_SQUARE = tuple(f"00{a}{b}" for a in "012" for b in "012")
-CONFIGURATIONS: tuple[tuple[str, int, tuple[str, ...], bool], ...] = (
-    ("Theorem 1.2, Figure 1", 2, ("0000", "0001", "0002", "0010", "0020"), True),
-    ("Theorem 1.3, Figure 2", 3, ("0000", "0001", "0002", "0010", "0011", "0020"), True),
-    ("Theorem 1.5, Figure 3", 5,
-     ("0000", "0001", "0002", "0010", "0011", "0020", "0021"), True),
-    ("Corollary 2.2, Figure 4 (magic square minus a point)", 8, _MAGIC_SQUARE[:-1], True),
-    ("Theorem 2.1 (the magic square)", 12, _MAGIC_SQUARE, True),
-    ("Corollary 2.4", 13,
-     ("0000", "0100", "0200", "1000", "2000", "1100", "2200", "1200", "2100", "0001", "0002"),
-     False),
-    ("Theorem 2.5, section 2.1", 14, PAPER_BOARD, False),
-)  # fmt: skip
-"""(where in the paper, sets it states, the cards as digit strings, drawn in F_3^2 as it does)."""
 
 
 def build(context: Context) -> Section:
@@ -38,7 +23,7 @@ def build(context: Context) -> Section:
     find_sets([Card(0), Card(1)])  # load the third-card table and the compiled kernel first
     claims = []
     figures = []
-    for where, stated, texts, plane in CONFIGURATIONS:
+    for where, stated, texts, plane in PAPER_CONFIGURATIONS:
         cards = [Card.parse(t) for t in texts]
         sets = context.compute(f"find_sets on the {len(cards)} cards", find_sets, cards)
         count = replace(sets, value=len(sets.value))
