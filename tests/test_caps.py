@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from setlab.cli import main
 from setlab.errors import SetlabError
-from setlab.extremal import bigcaps, caps
+from setlab.extremal import bigcaps, caps, nearcaps
 from setlab.geometry import digits, lines, random_affine_map
 from setlab.render import blocking_graph_svg
 from setlab.store import Store
@@ -227,6 +227,34 @@ def test_no_set_probabilities_and_odds():
     assert caps.odds_against(p12) == "30:1" and caps.odds_against(p15) == "2700:1"
     assert caps.no_set_probability(21) == 0 and caps.no_set_probability(2) == 1
     assert caps.no_set_probability(3, 3) == 1 - Fraction(117, math.comb(27, 3))
+
+
+def test_the_two_generators_agree_on_the_cap_classes_of_ag33():
+    """Canonical augmentation (caps.generate) and certificate deduplication in the search
+    generator (nearcaps.cap_classes, min with threshold 0) find the same classes per size."""
+    search_classes = [len(level) for level in nearcaps.cap_classes(3, 10)]
+    assert search_classes == [row.classes for row in caps.count_caps(3)] + [0]
+
+
+@pytest.mark.parametrize(("properties", "values"), [(2, 3), (2, 4), (3, 3), (2, 5)])
+def test_deck_pair_completions_count_the_sets_a_card_would_make(properties, values):
+    """completes[z] = pairs of the cap making a set with z, against brute force over words."""
+    rng = np.random.default_rng(properties * 10 + values)
+    d = caps.deck(properties, values)
+    words = caps.card_words(range(d.size), properties, values)
+    for size in (0, 2, 4, 6):
+        cap = np.sort(rng.choice(d.size, size=size, replace=False))
+        completes = caps.deck_pair_completions(cap, d.offsets, d.completions, d.size)
+        for z in range(d.size):
+            expected = sum(
+                z not in (a, b) and brute_set(words[a], words[b], words[z])
+                for a, b in itertools.combinations(cap.tolist(), 2)
+            )
+            assert completes[z] == expected
+
+
+def brute_set(x, y, z) -> bool:
+    return all(len({a, b, c}) in (1, 3) for a, b, c in zip(x, y, z, strict=True))
 
 
 # -- invariance --------------------------------------------------------------------------------

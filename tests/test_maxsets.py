@@ -18,7 +18,11 @@ from setlab.cli import main
 from setlab.extremal import maxsets as maxsets_module
 from setlab.extremal import search as search_module
 from setlab.extremal.bruteforce import brute_force_extremes, exhaustive_table
-from setlab.extremal.identities import complement_sum
+from setlab.extremal.identities import (
+    complement_sum,
+    greatest_degree_bound,
+    least_degree_bound,
+)
 from setlab.extremal.maxsets import Solver, cap_witness, deletion_bound
 from setlab.extremal.search import job_name, level_thresholds, search
 from setlab.find import count_sets
@@ -99,6 +103,28 @@ def test_level_thresholds_are_sound(cards, shift):
     assert max(below) >= high[k - 1]
     low = level_thresholds("min", k, sets + abs(shift))
     assert min(below) <= low[k - 1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 60), st.integers(-5, 400))
+def test_level_thresholds_restate_the_worst_case_over_all_set_counts(cards, threshold):
+    """T_{k-1} is the worst a deletion can leave over every count L passing T_k, not only L = T_k.
+
+    Max: min over L >= T_k (up to the most sets k cards can hold) of L minus the least degree
+    bound. Min: max over 0 <= L <= T_k of L minus the greatest degree bound (none below 3 cards).
+    The minimum and maximum sit at L = T_k because L minus either bound does not decrease in L.
+    """
+    k, t = cards, threshold
+    high = level_thresholds("max", k, t)[k - 1]
+    most = max(t, k * (k - 1) // 6)
+    worst = min(L - least_degree_bound(k, L) for L in range(max(t, 0), most + 1))
+    assert high == max(0, worst)
+    low = level_thresholds("min", k, t)[k - 1]
+    if t < 0:
+        assert low == -1
+    else:
+        bound = (lambda L: greatest_degree_bound(k, L)) if k >= 3 else (lambda L: 0)
+        assert low == max(L - bound(L) for L in range(t + 1))
 
 
 def test_search_classes_are_the_orbits_and_pass_orbit_stabiliser():

@@ -10,8 +10,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from setlab.errors import SetlabError
+from setlab.extremal.caps import deck
 from setlab.geometry import random_affine_map
-from setlab.symmetry import certificate, orbit_representatives, orbit_size, stabiliser_order
+from setlab.symmetry import (
+    affine_incidence,
+    certificate,
+    orbit_representatives,
+    orbit_size,
+    point_orbits,
+    stabiliser_order,
+)
 
 
 @settings(max_examples=30, deadline=None)
@@ -37,3 +46,34 @@ def test_known_orbit_counts():
     assert len(orbit_representatives(itertools.combinations(range(9), 4), 2)) == 2
     assert len(orbit_representatives(itertools.combinations(range(27), 4), 3)) == 3
     assert stabiliser_order(range(81), 4) == 1_965_150_720
+
+
+@pytest.mark.parametrize(
+    ("properties", "values", "k"), [(2, 4, 3), (2, 4, 4), (2, 2, 3), (3, 2, 4)]
+)
+def test_orbits_of_a_valued_deck_add_up_to_all_subsets(properties, values, k):
+    """The V-valued decks share the nauty set-up: orbit-stabiliser over all k-subsets."""
+    d = deck(properties, values)
+    seen = {}
+    for subset in itertools.combinations(range(d.size), k):
+        seen.setdefault(d.incidence.certificate(subset), subset)
+    assert sum(d.incidence.orbit_size(c) for c in seen.values()) == comb(d.size, k)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 12))
+def test_the_two_pictures_of_ag33_give_one_group(seed, size):
+    """AG(3,3) as points and hyperplanes (symmetry) and as the V = 3 deck's slices (caps)."""
+    rng = np.random.default_rng(seed)
+    a, b = (rng.choice(27, size=size, replace=False) for _ in range(2))
+    slices = deck(3).incidence
+    assert slices.orbit_size(a) == orbit_size(a, 3)
+    same = slices.certificate(a) == slices.certificate(b)
+    assert same == (certificate(a, 3) == certificate(b, 3))
+    assert np.array_equal(slices.stabiliser(a)[1], point_orbits(a, 3))
+    assert np.array_equal(affine_incidence(3).stabiliser(b)[1], point_orbits(b, 3))
+
+
+def test_inexact_group_orders_are_refused():
+    with pytest.raises(SetlabError, match="nauty inconsistent"):
+        affine_incidence(2).index(7)  # 7 does not divide |AGL(2,3)| = 432

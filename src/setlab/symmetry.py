@@ -1,15 +1,18 @@
-"""Configurations up to the affine group AGL(P,3), by graph isomorphism (nauty).
+"""Configurations up to a deck's symmetry group, by graph isomorphism (nauty).
 
-Let G be the bipartite incidence graph of the points and the hyperplanes of AG(P,3). Its
-automorphisms preserving the side of points are the collineations of AG(P,3), which for P >= 2
-are exactly the affine maps x -> Ax + b (fundamental theorem of affine geometry; F_3 has no field
-automorphism but the identity). So two configurations S, T of points are AGL-equivalent iff G with
-S coloured apart is isomorphic to G with T coloured apart, and nauty's canonical certificate of
-the coloured graph is a complete invariant of the AGL-orbit of S. Its automorphism group is the
-stabiliser of S, whence the orbit size |AGL(P,3)| / |Aut(S)| (orbit-stabiliser).
+An incidence structure is a set of points (the cards) and blocks (sets of points), possibly with
+further vertices joined to blocks; its incidence graph G has the points, the blocks and those
+vertices, coloured by kind. For a configuration S of points, colour S apart: two configurations
+are equivalent under Aut(G) iff their coloured graphs are isomorphic, nauty's canonical
+certificate of the coloured graph is a complete invariant of the orbit of S, and the coloured
+graph's automorphism group is the stabiliser of S, whence |orbit| = |G| / |Aut(S)|.
 
-For P = 1 the "hyperplanes" are the three points themselves, and the graph's group is S_3 =
-AGL(1,3) as well.
+For AG(P,3) the blocks are the hyperplanes. The automorphisms of the point-hyperplane graph
+keeping points on their side are the collineations of AG(P,3), which for P >= 2 are exactly the
+affine maps x -> Ax + b (fundamental theorem of affine geometry; F_3 has no field automorphism
+but the identity). For P = 1 the "hyperplanes" are the three points themselves, and the graph's
+group is S_3 = AGL(1,3) as well. The decks with V values per property
+(:mod:`setlab.extremal.caps.deck`) bring their own structure.
 
 References
 ----------
@@ -19,8 +22,8 @@ B. D. McKay and A. Piperno, "Practical graph isomorphism, II", J. Symbolic Compu
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
-from functools import cache
+from collections.abc import Iterable, Mapping
+from functools import cache, cached_property
 
 import numpy as np
 import pynauty
@@ -29,30 +32,113 @@ from setlab.cards import deck_size
 from setlab.errors import SetlabError
 from setlab.geometry import affine_group_order, flats
 
+__all__ = [
+    "Incidence",
+    "affine_incidence",
+    "certificate",
+    "orbit_representatives",
+    "orbit_size",
+    "point_orbits",
+    "stabiliser_order",
+]
+
+EXACT_ORDER = 2**53
+"""nauty reports group orders as floating point: below this they are exact integers."""
+
+
+class Incidence:
+    """Points ``0..points-1`` and further vertices (blocks, ...) with their neighbours.
+
+    ``adjacency`` maps each vertex numbered from ``points`` on to the vertices it is joined to;
+    ``cells`` are the colour classes of those vertices (points are coloured per configuration);
+    ``group_order`` is |Aut| of the uncoloured structure, the group the configurations live in.
+
+    Examples
+    --------
+    >>> triangle = Incidence(3, {3: [0, 1], 4: [1, 2], 5: [0, 2]}, (frozenset({3, 4, 5}),), 6)
+    >>> triangle.orbit_size([0]), triangle.orbit_size([0, 1]), triangle.stabiliser([0])[0]
+    (3, 3, 2)
+    """
+
+    def __init__(
+        self,
+        points: int,
+        adjacency: Mapping[int, list[int]],
+        cells: tuple[frozenset[int], ...],
+        group_order: int,
+    ) -> None:
+        self.points = points
+        self.adjacency = dict(adjacency)
+        self.cells = cells
+        self.group_order = group_order
+        self.vertices = points + sum(len(cell) for cell in cells)
+
+    @cached_property
+    def _graph(self) -> pynauty.Graph:
+        # Built once per structure and process; only its vertex colouring changes between calls
+        # (nauty copies the graph into its own structures on every call, so reuse is safe).
+        return pynauty.Graph(self.vertices, adjacency_dict=self.adjacency)
+
+    def coloured(self, configuration: Iterable[int]) -> pynauty.Graph:
+        """The incidence graph coloured (S, the other points, then each cell of ``cells``)."""
+        chosen = {int(c) for c in configuration}
+        if any(not 0 <= c < self.points for c in chosen):
+            raise SetlabError(f"card index out of range: the deck has {self.points} cards")
+        graph = self._graph
+        cells = [chosen, set(range(self.points)) - chosen, *(set(cell) for cell in self.cells)]
+        graph.set_vertex_coloring([cell for cell in cells if cell])
+        return graph
+
+    def certificate(self, configuration: Iterable[int]) -> bytes:
+        """A 16-byte key equal for two configurations iff they lie in one orbit."""
+        configuration = list(configuration)
+        digest = hashlib.blake2b(digest_size=16)
+        digest.update(len(configuration).to_bytes(4, "little"))
+        digest.update(pynauty.certificate(self.coloured(configuration)))
+        return digest.digest()
+
+    def stabiliser(self, configuration: Iterable[int]) -> tuple[int, np.ndarray]:
+        """|Aut(S)| and the orbit labels of the points under Aut(S) (each its orbit's least)."""
+        _, mantissa, exponent, orbits, _ = pynauty.autgrp(self.coloured(configuration))
+        return round(mantissa * 10**exponent), np.asarray(orbits[: self.points], dtype=np.int64)
+
+    def index(self, order: int) -> int:
+        """|G| / ``order``: the orbit size of a configuration whose stabiliser has that order."""
+        if order > EXACT_ORDER or self.group_order % order:
+            raise SetlabError(
+                "stabiliser order does not divide the group order: nauty inconsistent"
+            )
+        return self.group_order // order
+
+    def orbit_size(self, configuration: Iterable[int]) -> int:
+        """|G| / |Aut(S)|: the number of configurations equivalent to S."""
+        return self.index(self.stabiliser(configuration)[0])
+
+    def canonical_labelling(self, configuration: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Each point's position in nauty's canonical labelling of S's coloured graph, and the
+        orbit labels of the points under Aut(S); one colouring serves both."""
+        graph = self.coloured(configuration)
+        position = np.empty(self.vertices, dtype=np.int64)
+        position[np.asarray(pynauty.canon_label(graph))] = np.arange(self.vertices)
+        orbits = pynauty.autgrp(graph)[3]
+        return position[: self.points], np.asarray(orbits[: self.points], dtype=np.int64)
+
 
 @cache
-def _incidence_graph(properties: int) -> pynauty.Graph:
-    """The point-hyperplane incidence graph: points 0..N-1, then one vertex per hyperplane.
+def affine_incidence(properties: int) -> Incidence:
+    """AG(P,3) as points and hyperplanes: points 0..N-1, then one vertex per hyperplane.
 
-    Built once per P; only its vertex colouring changes between calls (nauty copies the graph
-    into its own structures on every call, so reusing the object is safe within one process).
+    Examples
+    --------
+    >>> s = affine_incidence(2)
+    >>> s.points, s.vertices, s.group_order  # 9 points, 12 lines; |AGL(2,3)| = 432
+    (9, 21, 432)
     """
     n = deck_size(properties)
     hyperplanes = flats(properties, properties - 1)
     adjacency = {n + h: [int(p) for p in members] for h, members in enumerate(hyperplanes)}
-    return pynauty.Graph(n + len(hyperplanes), adjacency_dict=adjacency)
-
-
-def _graph(configuration: Iterable[int], properties: int) -> pynauty.Graph:
-    """The incidence graph coloured (S, other points, hyperplanes)."""
-    n = deck_size(properties)
-    chosen = {int(c) for c in configuration}
-    if any(not 0 <= c < n for c in chosen):
-        raise SetlabError(f"card index out of range for {properties} properties")
-    graph = _incidence_graph(properties)
-    cells = [chosen, set(range(n)) - chosen, set(range(n, graph.number_of_vertices))]
-    graph.set_vertex_coloring([cell for cell in cells if cell])
-    return graph
+    cells = (frozenset(range(n, n + len(hyperplanes))),)
+    return Incidence(n, adjacency, cells, affine_group_order(properties))
 
 
 def certificate(configuration: Iterable[int], properties: int) -> bytes:
@@ -68,11 +154,7 @@ def certificate(configuration: Iterable[int], properties: int) -> bytes:
     >>> certificate([0, 1, 2], 4) == certificate([0, 1, 3], 4)  # a line vs a triangle
     False
     """
-    configuration = list(configuration)
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(len(configuration).to_bytes(4, "little"))
-    digest.update(pynauty.certificate(_graph(configuration, properties)))
-    return digest.digest()
+    return affine_incidence(properties).certificate(configuration)
 
 
 def stabiliser_order(configuration: Iterable[int], properties: int) -> int:
@@ -83,8 +165,7 @@ def stabiliser_order(configuration: Iterable[int], properties: int) -> int:
     >>> stabiliser_order([0, 1, 2], 2)  # |AGL(2,3)| / (12 lines) = 432 / 12
     36
     """
-    _, mantissa, exponent, _, _ = pynauty.autgrp(_graph(configuration, properties))
-    return round(mantissa * 10**exponent)
+    return affine_incidence(properties).stabiliser(configuration)[0]
 
 
 def orbit_size(configuration: Iterable[int], properties: int) -> int:
@@ -95,11 +176,7 @@ def orbit_size(configuration: Iterable[int], properties: int) -> int:
     >>> orbit_size([0, 1, 2], 4)  # every line of AG(4,3) is equivalent
     1080
     """
-    group = affine_group_order(properties)
-    stabiliser = stabiliser_order(configuration, properties)
-    if group % stabiliser:
-        raise SetlabError("stabiliser order does not divide |AGL|: nauty result inconsistent")
-    return group // stabiliser
+    return affine_incidence(properties).index(stabiliser_order(configuration, properties))
 
 
 def orbit_representatives(
@@ -131,5 +208,4 @@ def point_orbits(configuration: Iterable[int], properties: int) -> np.ndarray:
     >>> point_orbits([0, 1, 2], 2).tolist()  # the line itself, and the six points off it
     [0, 0, 0, 3, 3, 3, 3, 3, 3]
     """
-    orbits = pynauty.autgrp(_graph(configuration, properties))[3]
-    return np.asarray(orbits[: deck_size(properties)], dtype=np.int64)
+    return affine_incidence(properties).stabiliser(configuration)[1]

@@ -3,8 +3,9 @@
 A board S of n cards with at most t sets contains a cap of n - t cards (delete one card of each
 set, then any cards: subsets of caps are caps). So "m(n) > t" follows from classifying the caps of
 n - t cards up to AGL(P,3) and checking that no t cards added to a representative make a board
-with at most t sets. Caps are classified level by level: a (k+1)-cap is a k-cap plus a card on
-none of its secants, and nauty certificates (:mod:`setlab.symmetry`) merge equivalent caps.
+with at most t sets. Caps are classified by the one generator of :mod:`setlab.extremal.search`
+as the configurations with at most 0 sets: a (k+1)-cap is a k-cap plus a card on none of its
+secants, and nauty certificates (:mod:`setlab.symmetry`) merge equivalent caps.
 """
 
 from __future__ import annotations
@@ -15,17 +16,23 @@ from functools import cache
 import numpy as np
 
 from setlab.cards import deck_size
+from setlab.extremal.caps.deck import free_cards
+from setlab.extremal.search import generate_levels
 from setlab.geometry import third_card_table
-from setlab.symmetry import certificate, orbit_size
+from setlab.kernels import add_card, pair_completions, remove_card
+from setlab.symmetry import orbit_size
+
+__all__ = ["cap_classes", "extension_count_check", "prove_min_near_caps", "verify_near_caps"]
 
 
 @cache
 def cap_classes(properties: int, size: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """Representatives of the AGL(P,3)-classes of caps of k cards, for k = 0..size.
 
-    Level k+1 extends every level-k representative by every card off its secants (complete:
-    deleting a card of a (k+1)-cap leaves a k-cap equivalent to a representative) and keeps the
-    first cap of each certificate.
+    Level k+1 is a level of :func:`setlab.extremal.search.generate_levels` with threshold 0 for
+    min (no set): it extends every level-k representative by every card off its secants, one per
+    orbit of its stabiliser (complete: deleting a card of a (k+1)-cap leaves a k-cap equivalent
+    to a representative) and keeps the first cap found of each certificate.
 
     Examples
     --------
@@ -35,17 +42,14 @@ def cap_classes(properties: int, size: int) -> tuple[tuple[tuple[int, ...], ...]
     if size == 0:
         return (((),),)  # one level holding one cap, the empty one
     levels = cap_classes(properties, size - 1)  # cached: each level is built once per P
-    table = third_card_table(properties).astype(np.int64)
-    found: dict[bytes, tuple[int, ...]] = {}
-    for cap in levels[-1]:
-        blocked = np.zeros(len(table), dtype=bool)
-        members = np.array(cap, dtype=np.int64)
-        blocked[members] = True
-        blocked[table[np.ix_(members, members)].ravel()] = True  # third cards of secants
-        for card in np.flatnonzero(~blocked):
-            bigger = tuple(sorted((*cap, int(card))))
-            found.setdefault(certificate(bigger, properties), bigger)
-    return (*levels, tuple(found.values()))
+    # One more level, from the (size - 1)-caps; "found" order keeps each class's first cap.
+    start = [[list(cap), 0] for cap in levels[-1]]
+    built = generate_levels(
+        properties, "min", [0] * (size + 1), start=start, first=size - 1, order="found"
+    )
+    level = next(built, None)
+    caps = () if level is None else tuple(tuple(cards) for cards, _ in level.classes)
+    return (*levels, caps)
 
 
 def _extensions(
@@ -61,10 +65,7 @@ def _extensions(
     size = deck_size(properties)
     member = np.zeros(size, dtype=bool)
     member[list(cap)] = True
-    members = np.array(cap, dtype=np.int64)
-    deg = np.zeros(size, dtype=np.int64)
-    for i, x in enumerate(members):  # each pair {x, y} completes to its third card
-        np.add.at(deg, table[x, members[i + 1 :]], 1)
+    deg = pair_completions(np.array(cap, dtype=np.int64), table)
     nodes = 0
 
     def extend(start: int, left: int, sets: int, board: list[int]) -> tuple[int, ...] | None:
@@ -73,17 +74,17 @@ def _extensions(
         if left == 0:
             return tuple(board)
         for q in range(start, size):
+            # pruning: adding q creates deg[q] sets, and sets never go away deeper down
             if member[q] or sets + deg[q] > budget:
                 continue
-            partners = np.flatnonzero(member)
-            thirds = table[q, partners]
-            deg[thirds] += 1
+            partners = np.flatnonzero(member)  # the board before q
+            created = add_card(deg, partners, q, table)
             member[q] = True
             board.append(q)
-            found = extend(q + 1, left - 1, sets + int(deg[q]), board)
+            found = extend(q + 1, left - 1, sets + int(created), board)
             board.pop()
             member[q] = False
-            deg[thirds] -= 1
+            remove_card(deg, partners, q, table)
             if found is not None:
                 return found
         return None
@@ -142,17 +143,12 @@ def extension_count_check(properties: int, size: int) -> bool:
     >>> extension_count_check(3, 10)
     True
     """
-    table = third_card_table(properties).astype(np.int64)
     levels = cap_classes(properties, size)
     totals = [sum(orbit_size(cap, properties) for cap in level) for level in levels]
     for k in range(size):
         pairs = 0
         for cap in levels[k]:
-            blocked = np.zeros(len(table), dtype=bool)
-            members = np.array(cap, dtype=np.int64)
-            blocked[members] = True
-            blocked[table[np.ix_(members, members)].ravel()] = True
-            pairs += orbit_size(cap, properties) * int((~blocked).sum())
+            pairs += orbit_size(cap, properties) * int(free_cards(cap, properties).sum())
         if pairs != (k + 1) * totals[k + 1]:
             return False
     return True

@@ -4,7 +4,9 @@ Level k holds one representative per AGL-orbit of the k-card configurations whos
 passes the level threshold T_k. Level k is built by adding every card to every level-(k-1)
 representative (one card per orbit of the representative's stabiliser) and keeping one child per
 nauty certificate. A configuration passing T_k has a card whose deletion leaves one passing
-T_{k-1} (see :func:`level_thresholds`), so no orbit passing T_n is ever missed.
+T_{k-1} (see :func:`level_thresholds`), so no orbit passing T_n is ever missed. The max and min
+searches (:func:`search`) and the cap classes of :mod:`setlab.extremal.nearcaps` (threshold 0
+for min: no set at all) all run the one level loop :func:`generate_levels`.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import hashlib
 import json
 import math
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -21,14 +24,28 @@ import numpy as np
 from setlab.cards import check_properties, deck_size
 from setlab.errors import SetlabError
 from setlab.executor import default_workers, run_tasks
+from setlab.extremal.identities import greatest_degree_bound, least_degree_bound
 from setlab.geometry import affine_group_order, third_card_table
-from setlab.store import Store
+from setlab.kernels import pair_completions
+from setlab.store import Sense, Store
 from setlab.symmetry import certificate, point_orbits, stabiliser_order
 
-Sense = Literal["max", "min"]
+__all__ = [
+    "Level",
+    "SearchResult",
+    "extend_classes",
+    "generate_levels",
+    "job_name",
+    "level_thresholds",
+    "orbit_sizes",
+    "search",
+]
 
 _SERIAL_WORK = 20_000
 """Below this many (parent, card) pairs a level runs in this process: a pool costs more."""
+
+
+# -- what each level keeps -----------------------------------------------------------------------
 
 
 def level_thresholds(sense: Sense, cards: int, threshold: int) -> list[int]:
@@ -41,7 +58,12 @@ def level_thresholds(sense: Sense, cards: int, threshold: int) -> list[int]:
     keep everything and are written 0.
 
     Min (configurations with at most T sets): some card lies on at least ceil(3L/k) of the L sets,
-    and L - ceil(3L/k) does not decrease with L, so T_{k-1} = T_k - ceil(3 T_k / k).
+    and L - ceil(3L/k) does not decrease with L, so T_{k-1} = T_k - ceil(3 T_k / k). Below three
+    cards no configuration has a set (L = 0 whatever T_k is), so T_k is carried down unchanged;
+    a negative T_k keeps nothing and is written -1.
+
+    The two degree inequalities are :func:`setlab.extremal.identities.least_degree_bound` and
+    :func:`~setlab.extremal.identities.greatest_degree_bound`.
 
     Examples
     --------
@@ -59,9 +81,13 @@ def level_thresholds(sense: Sense, cards: int, threshold: int) -> list[int]:
     for k in range(cards, 0, -1):
         t = out[k]
         if sense == "max":
-            out[k - 1] = 0 if t <= 0 else max(0, t - min(3 * t // k, (k - 1) // 2))
+            # delete a card of least degree: at least T_k - least_degree_bound sets remain
+            out[k - 1] = max(0, t - least_degree_bound(k, t))
+        elif t < 0:
+            out[k - 1] = -1
         else:
-            out[k - 1] = -1 if t < 0 else t - (-(-3 * t // k) if k >= 3 else 0)
+            # delete a card of greatest degree: at most T_k - greatest_degree_bound sets remain
+            out[k - 1] = t - (greatest_degree_bound(k, t) if k >= 3 else 0)
     return out
 
 
@@ -72,6 +98,9 @@ def _passes(sense: Sense, count: int, threshold: int) -> bool:
 def _unpruned(sense: Sense, k: int, threshold: int) -> bool:
     """True when every k-card configuration passes (0 <= sets <= k(k-1)/6)."""
     return threshold <= 0 if sense == "max" else threshold >= k * (k - 1) // 6
+
+
+# -- how a level extends -------------------------------------------------------------------------
 
 
 def extend_classes(
@@ -90,24 +119,31 @@ def extend_classes(
     [([0, 1, 2], 1)]
     """
     n = deck_size(properties)
-    table = third_card_table(properties).astype(np.int64)
+    third = third_card_table(properties).astype(np.int64)
     found: dict[str, list[Any]] = {}
     children = certificate_calls = automorphism_calls = 0
     for cards, sets in parents:
         s = np.asarray(cards, dtype=np.int64)
-        i, j = np.triu_indices(len(s), 1)
-        new_sets = np.bincount(table[s[i], s[j]], minlength=n)
-        orbits = point_orbits(s, properties) if len(s) else np.zeros(n, dtype=np.int64)
-        automorphism_calls += 1 if len(s) else 0
+        # Adding x to S creates exactly completes[x] sets: one per pair of S whose third is x.
+        completes = pair_completions(s, third)
+        # Cards in one Aut(S)-orbit give equivalent children, so one card per orbit is tried:
+        # the orbit's label is its smallest point. The empty configuration's group (all of
+        # AGL) is transitive on the cards, so card 0 alone stands for every child then.
+        if len(s):
+            orbits = point_orbits(s, properties)
+            automorphism_calls += 1
+        else:
+            orbits = np.zeros(n, dtype=np.int64)
         free = np.ones(n, dtype=bool)
         free[s] = False
-        # one card per Aut(S)-orbit: the orbit's label is its smallest point
         candidates = np.flatnonzero(free & (orbits == np.arange(n)))
         for x in candidates.tolist():
-            count = int(sets + new_sets[x])
+            count = int(sets + completes[x])
             children += 1
+            # Pruning: a child failing T_k is no deletion of a configuration passing T_n.
             if not _passes(sense, count, threshold):
                 continue
+            # Isomorph rejection: equivalent children share a certificate; the first is kept.
             child = sorted([*cards, x])
             key = certificate(child, properties).hex()
             certificate_calls += 1
@@ -118,6 +154,125 @@ def extend_classes(
         "certificate_calls": certificate_calls,
         "automorphism_calls": automorphism_calls,
     }
+
+
+# -- the level loop ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Level:
+    """Level k of a generation: one ``[cards, sets]`` per class kept, and the work it took.
+
+    ``hash`` digests the sorted certificates of the classes, so equal levels hash equally
+    whatever their representatives.
+    """
+
+    k: int
+    classes: list[list[Any]]
+    children: int
+    certificate_calls: int
+    automorphism_calls: int
+    hash: str
+
+
+def _hash(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
+
+
+def job_name(properties: int, sense: Sense, thresholds: list[int], level: int) -> str:
+    """Checkpoint job name of one level. Level k depends only on P, the sense and T_0..T_k (and
+    the pruning rules, versioned ``v1``), so searches for different n share equal levels.
+
+    Examples
+    --------
+    >>> job_name(3, "max", [0, 0, 0, 1], 3).split("/")[:4]
+    ['search-v1', 'max', 'P3', 'level3']
+    >>> job_name(3, "max", [0, 0, 0, 1], 2) == job_name(3, "max", [0, 0, 0, 5], 2)  # shared
+    True
+    """
+    prefix = _hash(thresholds[: level + 1])[:16]
+    return f"search-v1/{sense}/P{properties}/level{level}/{prefix}"
+
+
+def generate_levels(
+    properties: int,
+    sense: Sense,
+    thresholds: Sequence[int],
+    *,
+    start: list[list[Any]] | None = None,
+    first: int = 0,
+    order: Literal["certificate", "found"] = "certificate",
+    store: Store | None = None,
+    workers: int | None = None,
+    description: str = "",
+) -> Iterator[Level]:
+    """The one isomorph-free generator: levels first + 1, ..., n of classes passing T_k.
+
+    Level ``first`` is ``start`` (``[cards, sets]`` per class; default: the empty configuration
+    at level 0); ``thresholds[k]`` (T_k, kept when >= for max, <= for min) decides what level k
+    keeps, n = len(thresholds) - 1. Each level is yielded as it is built; the loop stops after
+    an empty level (so an empty level 1 when the empty configuration fails T_0).
+
+    A level's classes are ordered by certificate (``order="certificate"``), or as first found,
+    parent by parent and card by card (``"found"``, which keeps as representative of each class
+    the first child met). With a ``store``, finished tasks are checkpointed under
+    :func:`job_name`, which names a level by its thresholds alone: so checkpoints need the whole
+    chain from level 0 in certificate order.
+
+    Examples
+    --------
+    >>> [len(level.classes) for level in generate_levels(2, "min", [0] * 6, workers=1)]
+    [1, 1, 1, 1, 0]
+    """
+    n = deck_size(properties)
+    last = len(thresholds) - 1
+    if store is not None and (start is not None or order != "certificate"):
+        raise SetlabError("checkpoints name levels by thresholds: start at level 0, by certificate")
+    if start is None:  # level 0: the empty configuration, no sets, if it passes T_0
+        first, level = 0, ([[[], 0]] if _passes(sense, 0, thresholds[0]) else [])
+    else:
+        level = [[list(cards), sets] for cards, sets in start]
+    for k in range(first + 1, last + 1):
+        # Invariant: ``level`` holds one representative of each class of (k-1)-card
+        # configurations passing T_{k-1}, so extending each by every card (one per orbit of its
+        # stabiliser) reaches every class of k-card configurations passing T_k.
+        # Work split: parents in contiguous chunks, a pool only when the level is big enough.
+        work = len(level) * (n - k + 1)
+        pool = 1 if work < _SERIAL_WORK else (workers or default_workers())
+        size = min(500, max(1, math.ceil(len(level) / (8 * pool))))
+        tasks = {
+            f"{i:06d}": (properties, sense, thresholds[k], level[begin : begin + size])
+            for i, begin in enumerate(range(0, len(level), size))
+        }
+        payloads = run_tasks(
+            job_name(properties, sense, list(thresholds), k),
+            tasks,
+            extend_classes,  # looked up at run time (tests stand in a failing one)
+            store,
+            workers=pool,
+            description=f"{description or f'{sense} P={properties}'} level {k}",
+            summary=lambda done: f"{sum(len(p['classes']) for p in done.values())} children kept",
+        )
+        # Isomorph rejection across tasks: one child per certificate, the first in task order.
+        merged: dict[str, list[Any]] = {}
+        for key in sorted(payloads):
+            for item in payloads[key]["classes"]:
+                merged.setdefault(item[0], item)
+        keys = sorted(merged) if order == "certificate" else list(merged)
+        level = [[merged[key][1], merged[key][2]] for key in keys]
+        yield Level(
+            k,
+            level,
+            sum(p["children"] for p in payloads.values()),
+            sum(p["certificate_calls"] for p in payloads.values()),
+            sum(p["automorphism_calls"] for p in payloads.values()),
+            _hash(sorted(merged)),
+        )
+        if not level:
+            return
+
+
+# -- the max and min searches --------------------------------------------------------------------
 
 
 @dataclass
@@ -152,17 +307,6 @@ class SearchResult:
         return out
 
 
-def _hash(value: Any) -> str:
-    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
-
-
-def job_name(properties: int, sense: Sense, thresholds: list[int], level: int) -> str:
-    """Checkpoint job name of one level. Level k depends only on P, the sense and T_0..T_k (and
-    the pruning rules, versioned ``v1``), so searches for different n share equal levels."""
-    prefix = _hash(thresholds[: level + 1])[:16]
-    return f"search-v1/{sense}/P{properties}/level{level}/{prefix}"
-
-
 def search(
     properties: int,
     cards: int,
@@ -175,9 +319,10 @@ def search(
 ) -> SearchResult:
     """All AGL-orbits of ``cards``-card configurations with >= (max) or <= (min) ``threshold`` sets.
 
-    Level by level from the empty configuration; each level's parents are split into tasks run by
-    :func:`setlab.executor.run_tasks` and checkpointed in ``store``, so an interrupted search
-    resumes. Unpruned levels are checked by orbit-stabiliser when ``check_orbits``.
+    Level by level from the empty configuration (:func:`generate_levels`); each level's parents
+    are split into tasks run by :func:`setlab.executor.run_tasks` and checkpointed in ``store``,
+    so an interrupted search resumes. Unpruned levels are checked by orbit-stabiliser when
+    ``check_orbits``.
 
     Returns a :class:`SearchResult`. For max, ``best is None`` proves that no configuration has
     ``threshold`` sets; otherwise ``best`` is the maximum (every configuration with at least
@@ -203,52 +348,38 @@ def search(
     started = time.perf_counter()
     thresholds = level_thresholds(sense, cards, threshold)
     result = SearchResult(properties, cards, sense, threshold, thresholds)
-    level: list[list[Any]] = [[[], 0]]  # level 0: the empty configuration, no sets
-    result.classes.append(1 if _passes(sense, 0, thresholds[0]) else 0)
+    # Level 0: the empty configuration, no sets; it passes T_0 unless a min threshold is < 0.
+    kept = _passes(sense, 0, thresholds[0])
+    result.classes.append(1 if kept else 0)
     result.children.append(0)
     result.certificate_calls.append(0)
     result.automorphism_calls.append(0)
     result.level_hashes.append(_hash([]))
-    if not result.classes[0]:
-        level = []
-    for k in range(1, cards + 1):
-        work = len(level) * (n - k + 1)
-        pool = 1 if work < _SERIAL_WORK else (workers or default_workers())
-        size = max(1, math.ceil(len(level) / (8 * pool)))
-        size = min(size, 500)
-        tasks = {
-            f"{i:06d}": (properties, sense, thresholds[k], level[start : start + size])
-            for i, start in enumerate(range(0, len(level), size))
-        }
-        payloads = run_tasks(
-            job_name(properties, sense, thresholds, k),
-            tasks,
-            extend_classes,
-            store,
-            workers=pool,
-            description=f"{sense}sets P={properties} n={cards} level {k}",
-            summary=lambda done: f"{sum(len(p['classes']) for p in done.values())} children kept",
-        )
-        merged: dict[str, list[Any]] = {}
-        for key in sorted(payloads):
-            for item in payloads[key]["classes"]:
-                merged.setdefault(item[0], item)
-        ordered = [merged[key] for key in sorted(merged)]
-        level = [[cards_, sets] for _, cards_, sets in ordered]
+    level: list[list[Any]] = [[[], 0]] if kept else []
+    for built in generate_levels(
+        properties,
+        sense,
+        thresholds,
+        store=store,
+        workers=workers,
+        description=f"{sense}sets P={properties} n={cards}",
+    ):
+        level = built.classes
         result.classes.append(len(level))
-        result.children.append(sum(p["children"] for p in payloads.values()))
-        result.certificate_calls.append(sum(p["certificate_calls"] for p in payloads.values()))
-        result.automorphism_calls.append(sum(p["automorphism_calls"] for p in payloads.values()))
-        result.level_hashes.append(_hash(sorted(merged)))
-        if check_orbits and _unpruned(sense, k, thresholds[k]):
+        result.children.append(built.children)
+        result.certificate_calls.append(built.certificate_calls)
+        result.automorphism_calls.append(built.automorphism_calls)
+        result.level_hashes.append(built.hash)
+        # Orbit-stabiliser check: on a level that prunes nothing the orbit sizes of the classes
+        # add up to all C(N, k) configurations; a missed or doubled class breaks the sum.
+        if check_orbits and _unpruned(sense, built.k, thresholds[built.k]):
             total = sum(orbit_sizes([c for c, _ in level], properties))
-            result.orbit_checks[str(k)] = total == math.comb(n, k)
-            if total != math.comb(n, k):
+            result.orbit_checks[str(built.k)] = total == math.comb(n, built.k)
+            if total != math.comb(n, built.k):
+                k = built.k
                 raise SetlabError(
                     f"orbit-stabiliser check failed at level {k}: {total} != C({n},{k})"
                 )
-        if not level:
-            break
     result.classes += [0] * (cards + 1 - len(result.classes))
     if level and len(level[0][0]) == cards:
         pick = max if sense == "max" else min

@@ -1,0 +1,167 @@
+"""How many caps of each size AG(P,3) has, and the chance that k random cards hold no set.
+
+caps(k) = sum over the classes of k-caps of |AGL(P,3)| / |Aut(S)| (orbit-stabiliser), from the
+generation of :mod:`setlab.extremal.caps.generate`, cross-checked by the double count
+(k + 1) caps(k + 1) = sum over k-caps of their free cards; k random cards hold no set with
+probability caps(k) / C(N, k). For k <= 5 inclusion-exclusion gives caps(k) in closed form.
+
+References
+----------
+D. E. Knuth, SETSET-ALL (2001): the 682,344 caps of 20 cards in AG(4,3).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+from setlab.cards import check_properties
+from setlab.errors import SetlabError
+from setlab.extremal.caps.generate import generate
+from setlab.extremal.caps.largest import LargestCap, record_largest_cap
+from setlab.store import Store
+
+__all__ = [
+    "COUNT_TABLE_JOB",
+    "CapCount",
+    "count_caps",
+    "inclusion_exclusion_caps",
+    "no_set_probability",
+    "odds_against",
+]
+
+
+@dataclass(frozen=True)
+class CapCount:
+    """Caps of k cards: labelled, up to the group, and how many of them are complete."""
+
+    k: int
+    caps: int
+    classes: int
+    complete: int
+    complete_classes: int
+
+
+def count_caps(
+    properties: int, *, store: Store | None = None, workers: int | None = None
+) -> list[CapCount]:
+    """Number of k-caps of AG(P,3) for every k (P <= 4): labelled, classes, complete.
+
+    With a ``store`` the finished table is kept there (job :data:`COUNT_TABLE_JOB`) and read back
+    at once; without one (and default workers) it is computed once per process. Labelled
+    counts are sums of orbit sizes |AGL(P,3)| / |Aut(S)| over the class representatives,
+    cross-checked level by level against the double count (k + 1) caps(k + 1) = sum over k-caps S
+    of the number of cards that extend S.
+
+    Examples
+    --------
+    >>> [(c.k, c.caps, c.classes, c.complete) for c in count_caps(2)][3:]
+    [(3, 72, 1, 0), (4, 54, 1, 54)]
+    """
+    check_properties(properties)
+    if properties > 4:
+        raise SetlabError("cap counts are computed for P <= 4 (AG(5,3) has too many classes)")
+    if store is None and workers is None:
+        return list(_cached_counts(properties))
+    return list(_count_caps(properties, store, workers))
+
+
+COUNT_TABLE_JOB = "caps-count-table"
+"""Checkpoint job holding the finished count table of each P (task key ``P4``...)."""
+
+
+def _count_caps(properties: int, store: Store | None, workers: int | None) -> tuple[CapCount, ...]:
+    if store is not None:
+        saved = store.finished_tasks(COUNT_TABLE_JOB).get(f"P{properties}")
+        if saved is not None:
+            return tuple(CapCount(**row) for row in saved)
+    run = generate(properties, store=store, workers=workers)
+    levels = run.levels
+    for below, above in itertools.pairwise(levels):
+        if below["extensions"] != above["k"] * above["caps"]:
+            raise SetlabError(f"double count failed between caps of {below['k']} and {above['k']}")
+    if levels[-1]["extensions"]:
+        raise SetlabError("the last level still extends: generation incomplete")
+    table = tuple(
+        CapCount(lv["k"], lv["caps"], lv["classes"], lv["complete"], lv["complete_classes"])
+        for lv in levels
+    )
+    if store is not None:
+        proof = {
+            "method": "isomorph-free generation of all caps (canonical augmentation)",
+            "counts": [vars(c) for c in table],
+            "seconds": run.seconds,
+        }
+        largest = LargestCap(properties, 3, len(run.largest), True, sorted(run.largest), proof)
+        record_largest_cap(store, largest, method="canonical augmentation, full count")
+        store.finish_task(COUNT_TABLE_JOB, f"P{properties}", [vars(c) for c in table])
+    return table
+
+
+@cache
+def _cached_counts(properties: int) -> tuple[CapCount, ...]:
+    return _count_caps(properties, None, None)
+
+
+def no_set_probability(k: int, properties: int = 4, store: Store | None = None) -> Fraction:
+    """Exact probability that k cards drawn at random from the 3^P hold no set.
+
+    caps(k) / C(3^P, k), from :func:`count_caps`: read from (or computed into) ``store`` when
+    given, else computed once per process (a few seconds for P = 4).
+
+    Examples
+    --------
+    >>> no_set_probability(3, 2), no_set_probability(5, 2)
+    (Fraction(6, 7), Fraction(0, 1))
+    """
+    check_properties(properties)
+    n = 3**properties
+    if not isinstance(k, int) or not 0 <= k <= n:
+        raise SetlabError(f"the number of cards must be an integer from 0 to {n}, got {k!r}")
+    counts = _cached_counts(properties) if store is None else count_caps(properties, store=store)
+    caps = counts[k].caps if k < len(counts) else 0
+    return Fraction(caps, math.comb(n, k))
+
+
+def odds_against(probability: Fraction) -> str:
+    """The odds against an event of the given probability, "q:1" as the seed writes them.
+
+    Rounded to two significant figures.
+
+    Examples
+    --------
+    >>> odds_against(Fraction(1, 31)), odds_against(Fraction(1, 2701))
+    ('30:1', '2700:1')
+    """
+    if probability <= 0:
+        return "certain"
+    shown = float(f"{float((1 - probability) / probability):.2g}")
+    return f"{shown:.0f}:1" if shown >= 10 else f"{shown:g}:1"
+
+
+def inclusion_exclusion_caps(k: int, properties: int) -> int:
+    """k-caps of AG(P,3) for k <= 5 by inclusion-exclusion over the lines inside a k-set.
+
+    Two lines meeting in a point span 5 cards; two disjoint lines need 6 and no third line lies in
+    the 5 cards of two meeting ones, so for k <= 5 only single lines and meeting pairs count:
+    caps(k) = C(N,k) - L C(N-3,k-3) + Q C(N-5,k-5), with N = 3^P, L = N(N-1)/6 lines and
+    Q = N C((N-1)/2, 2) pairs of lines through a common card.
+
+    Examples
+    --------
+    >>> inclusion_exclusion_caps(5, 4)
+    22441536
+    """
+    if not 0 <= k <= 5:
+        raise SetlabError("the inclusion-exclusion formula covers k <= 5")
+    n = 3**properties
+    lines = n * (n - 1) // 6
+    meeting = n * math.comb((n - 1) // 2, 2)
+
+    def comb(a: int, b: int) -> int:
+        return math.comb(a, b) if b >= 0 else 0
+
+    return comb(n, k) - lines * comb(n - 3, k - 3) + meeting * comb(n - 5, k - 5)

@@ -1,0 +1,268 @@
+"""Caps of a deck generated level by level, one per class under the deck's group G.
+
+McKay's canonical augmentation: a (k+1)-cap S + x is kept iff x lies in the Aut(S + x)-orbit of
+a canonical card of S + x, and x is tried once per Aut(S)-orbit of the cards extending S, so
+every class appears exactly once with no certificate table. Each level also counts the caps it
+stands for by orbit-stabiliser, |G| / |Aut(S)| per class.
+
+References
+----------
+B. D. McKay, "Isomorph-free exhaustive generation", J. Algorithms 26 (1998) 306-324.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numba as nb
+import numpy as np
+
+from setlab.executor import default_workers, run_tasks
+from setlab.extremal.caps.deck import Deck, deck, deck_pair_completions
+from setlab.store import Store
+
+__all__ = ["CHUNK", "Generation", "generate"]
+
+CHUNK = 64
+"""Caps per task of one generation level (fixed, so checkpoint keys survive a change of pool)."""
+
+
+@cache
+def _invariant_weights(length: int) -> np.ndarray:
+    return np.random.default_rng(20011).integers(1, 2**62, size=length, dtype=np.uint64)
+
+
+@cache
+def _slice_of_card(properties: int, values: int) -> np.ndarray:
+    """(classes, N) array: the part of each partition holding each card."""
+    d = deck(properties, values)
+    part = np.zeros((d.slices.shape[0], d.size), dtype=np.int64)
+    for c in range(d.slices.shape[0]):
+        for v in range(d.slices.shape[1]):
+            part[c, d.slices[c, v]] = v
+    return part
+
+
+@nb.njit(cache=True)
+def _card_invariants(cap, part, parts, weights, offsets, completions, n):  # pragma: no cover
+    """A G-invariant value per card of ``cap``: a hash of how full its slices are and of how
+    crowded the completions of its pairs are.
+
+    Card c gets sum over the slices s containing c of w[|cap & s|], plus, over the other cards a
+    and every card t completing (c, a) to a set, w'[number of pairs of ``cap`` completed by t]
+    (w, w' fixed pseudo-random, arithmetic mod 2^64). Both terms are defined by the set system
+    alone, so a map in G carrying one cap to another carries each card's value to its image's.
+    """
+    classes = part.shape[0]
+    k = cap.shape[0]
+    fill = np.zeros((classes, parts), dtype=np.int64)
+    for c in range(classes):
+        for i in range(k):
+            fill[c, part[c, cap[i]]] += 1
+    degree = deck_pair_completions(cap, offsets, completions, n)
+    shift = weights.shape[0] // 2
+    out = np.zeros(k, dtype=np.uint64)
+    for i in range(k):
+        for c in range(classes):
+            out[i] += weights[fill[c, part[c, cap[i]]]]
+        for j in range(k):
+            if j != i:
+                pair = cap[i] * n + cap[j]
+                for t in range(offsets[pair], offsets[pair + 1]):
+                    out[i] += weights[shift + min(degree[completions[t]], shift - 1)]
+    return out
+
+
+def _is_canonical_extension(d: Deck, child: np.ndarray, added: int) -> bool:
+    """McKay's acceptance test: is ``added`` in the Aut(child)-orbit of child's canonical card?
+
+    The canonical card has the greatest invariant; ties are broken by its position in nauty's
+    canonical labelling of the coloured incidence graph. Both choices commute with G, so exactly
+    one augmentation per class of children passes.
+    """
+    part = _slice_of_card(d.properties, d.values)
+    weights = _invariant_weights(2 * (d.size + 1))
+    values = _card_invariants(
+        child, part, d.slices.shape[1], weights, d.offsets, d.completions, d.size
+    )
+    mine = values[np.searchsorted(child, added)]
+    best = values.max()
+    if mine != best:
+        return False
+    ties = child[values == best]
+    if len(ties) == 1:
+        return True
+    position, orbits = d.incidence.canonical_labelling(child)
+    canonical = ties[np.argmin(position[ties])]
+    return orbits[added] == orbits[int(canonical)]
+
+
+# -- one generation level ----------------------------------------------------------------------
+
+
+def _upper_bound(d: Deck, cap: np.ndarray, free: np.ndarray, slice_bound: int) -> int:
+    """Largest cap that can contain ``cap``: at most its size plus the free cards, and in every
+    partition into slices at most min(slice_bound, cards of cap or free in the slice) per slice."""
+    usable = free.astype(np.int64)
+    usable[cap] = 1
+    per_slice = np.minimum(usable[d.slices].sum(axis=2), slice_bound).sum(axis=1)
+    return int(min(per_slice.min(), usable.sum()))
+
+
+def _extend_level(
+    properties: int,
+    values: int,
+    caps: list[list[int]],
+    target: int | None,
+    slice_bound: int,
+    deadline: float | None = None,
+) -> dict[str, Any]:
+    """Children (one per class) of a chunk of class representatives of k-caps, and statistics.
+
+    With ``target`` set, caps that provably cannot grow to ``target`` cards are dropped
+    (``pruned``) and no counts are made. Past the wall-clock ``deadline`` (``time.time()``) the
+    task stops and says ``timed_out``. Statistics: ``labelled`` = sum of orbit sizes,
+    ``complete`` / ``complete_classes`` = caps with no free card, ``extensions`` = sum over the
+    caps S of the class of |orbit(S)| * |free(S)| (= (k + 1) caps(k + 1), a cross-check).
+    """
+    d = deck(properties, values)
+    n = d.size
+    stats = {"labelled": 0, "complete": 0, "complete_classes": 0, "extensions": 0, "pruned": 0}
+    children: list[list[int]] = []
+    cards = np.arange(n)
+    for members in caps:
+        if deadline is not None and time.time() > deadline:
+            return {"children": children, "timed_out": True, **stats}
+        cap = np.asarray(members, dtype=np.int64)
+        # the free cards: off the cap, completing none of its pairs
+        free = deck_pair_completions(cap, d.offsets, d.completions, n) == 0
+        free[cap] = False
+        if target is not None and _upper_bound(d, cap, free, slice_bound) < target:
+            stats["pruned"] += 1
+            continue
+        stabiliser, orbits = d.incidence.stabiliser(cap)
+        if target is None:
+            orbit = d.incidence.index(stabiliser)
+            stats["labelled"] += orbit
+            stats["extensions"] += orbit * int(free.sum())
+            if not free.any():
+                stats["complete"] += orbit
+                stats["complete_classes"] += 1
+        # one augmentation per Aut(cap)-orbit of free cards
+        for added in cards[free & (orbits == cards)]:
+            child = np.sort(np.append(cap, added))
+            if _is_canonical_extension(d, child, int(added)):
+                children.append(child.tolist())
+    return {"children": children, "timed_out": False, **stats}
+
+
+@dataclass(frozen=True)
+class Generation:
+    """Outcome of a level-by-level generation.
+
+    ``levels[k]`` holds the statistics of the k-cap classes that were expanded (``classes``, and
+    without a target ``caps``, ``complete``, ``complete_classes``, ``extensions``);
+    ``largest`` is one cap of the last non-empty level; ``finished`` is False when a time or
+    size budget stopped the run.
+    """
+
+    levels: list[dict[str, int]]
+    largest: list[int]
+    finished: bool
+    seconds: float
+
+
+def generate(
+    properties: int,
+    values: int = 3,
+    *,
+    target: int | None = None,
+    store: Store | None = None,
+    workers: int | None = None,
+    time_limit: float | None = None,
+    max_classes: int = 200_000,
+    slice_bound: int | None = None,
+) -> Generation:
+    """Generate the caps of a deck level by level, one per class, checkpointed in ``store``.
+
+    Without ``target`` every class of every size is generated and counted. With ``target`` only
+    caps that may still grow to ``target`` cards are expanded; whenever a cap of ``target`` cards
+    appears, the target rises by one, so an empty final level proves that no cap exceeds the
+    largest level reached. Finished tasks are checkpointed in ``store`` (so a rerun resumes),
+    except in a run with a ``time_limit``, which is not resumable. ``slice_bound`` is the most
+    cards a cap may have in one slice (a copy of the deck with P - 1 properties), used with a
+    ``target`` to prune; :func:`setlab.extremal.caps.largest.largest_cap` passes the proven
+    largest cap of that smaller deck, and without one only the slice's size bounds it.
+
+    Examples
+    --------
+    >>> run = generate(2)
+    >>> [level["classes"] for level in run.levels], [level["caps"] for level in run.levels]
+    ([1, 1, 1, 1, 1], [1, 9, 36, 72, 54])
+    """
+    d = deck(properties, values)  # validates P and V
+    if slice_bound is None:
+        slice_bound = d.slices.shape[-1]
+    job = f"caps-generate-P{properties}-V{values}-target{target}"
+    workers = default_workers() if workers is None else workers
+    start = time.perf_counter()
+    deadline = None if time_limit is None else time.time() + time_limit
+    level: list[list[int]] = [[]]
+    levels: list[dict[str, int]] = []
+    largest: list[int] = []
+    pool: Executor | None = None
+    finished = True
+    try:
+        for k in itertools.count():
+            if not level:
+                break
+            largest = level[0]
+            if (deadline is not None and time.time() > deadline) or len(level) > max_classes:
+                finished = False
+                break
+            tasks = {
+                f"k{k}.c{i}": (
+                    properties,
+                    values,
+                    level[i : i + CHUNK],
+                    target,
+                    slice_bound,
+                    deadline,
+                )
+                for i in range(0, len(level), CHUNK)
+            }
+            parallel = workers > 1 and len(tasks) > 2
+            if parallel and pool is None:
+                pool = ProcessPoolExecutor(max_workers=workers)
+            results = run_tasks(
+                job,
+                tasks,
+                _extend_level,
+                store if deadline is None else None,
+                workers=workers if parallel else 1,
+                executor=pool if parallel else None,
+                description=f"caps of {k} cards",
+            )
+            if any(r["timed_out"] for r in results.values()):
+                finished = False
+                break
+            summary = {"k": k, "classes": len(level)}
+            for key in ("labelled", "complete", "complete_classes", "extensions", "pruned"):
+                summary[key] = sum(r[key] for r in results.values())
+            summary["caps"] = summary.pop("labelled")
+            if target is not None:
+                for key in ("caps", "complete", "complete_classes", "extensions"):
+                    del summary[key]
+            levels.append(summary)
+            level = [child for r in results.values() for child in r["children"]]
+            if target is not None and level and k + 1 >= target:
+                target = k + 2  # a (k+1)-cap exists: look for a bigger one from now on
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return Generation(levels, largest, finished, time.perf_counter() - start)
