@@ -6,6 +6,7 @@ import dataclasses
 import itertools
 import json
 import math
+import sqlite3
 
 import numpy as np
 import pytest
@@ -192,6 +193,38 @@ def test_search_resumes_after_interruption(tmp_path, monkeypatch):
     assert resumed.best is None
     assert resumed.classes == reference.classes
     assert resumed.level_hashes == reference.level_hashes
+
+
+def test_checkpointed_tasks_do_not_depend_on_the_pool_size(tmp_path, monkeypatch):
+    """A search resumed with another number of workers finds the same tasks for the same work.
+
+    (Tasks were once named by chunk index with chunks sized by the pool: killed under two workers
+    and resumed under one, m(33) lost classes and was still printed as proven.)
+    """
+    monkeypatch.setattr(search_module, "_SERIAL_WORK", 0)  # a pool-sized split on every level
+    real = search_module.run_tasks
+    seen: dict[int, list] = {}
+
+    def recording(job, tasks, function, store=None, *, workers=None, **options):
+        seen.setdefault(workers, []).append((job, dict(tasks)))
+        return real(job, tasks, function, store, workers=1, **options)
+
+    monkeypatch.setattr(search_module, "run_tasks", recording)
+    store = Store(tmp_path / "pools.sqlite")
+    two = search(4, 9, "min", 0, store, workers=2)  # the caps, up to 91 classes a level
+    thresholds = level_thresholds("min", 9, 0)
+    lost = 0
+    with sqlite3.connect(tmp_path / "pools.sqlite") as db:  # lose every other finished task
+        for k in range(1, 10):
+            job = job_name(4, "min", thresholds, k)
+            for task in sorted(store.finished_tasks(job))[1::2]:
+                db.execute("DELETE FROM checkpoints WHERE job=? AND task=?", (job, task))
+                lost += 1
+    assert lost > 10
+    one = search(4, 9, "min", 0, store, workers=1)  # and resume with one worker
+    assert seen[1] == seen[2]
+    assert one.classes == two.classes == search(4, 9, "min", 0, workers=1).classes
+    assert one.level_hashes == two.level_hashes
 
 
 def test_cli_maxsets_json_table_and_errors(tmp_path, capsys):

@@ -44,6 +44,10 @@ __all__ = [
 _SERIAL_WORK = 20_000
 """Below this many (parent, card) pairs a level runs in this process: a pool costs more."""
 
+_CHUNKS_PER_LEVEL = 32
+"""A level's parents go out in about this many tasks (at most 500 parents each): enough to keep
+a few workers busy and to lose little work to an interruption, and the same for any pool size."""
+
 
 # -- what each level keeps -----------------------------------------------------------------------
 
@@ -237,12 +241,20 @@ def generate_levels(
         # configurations passing T_{k-1}, so extending each by every card (one per orbit of its
         # stabiliser) reaches every class of k-card configurations passing T_k.
         # Work split: parents in contiguous chunks, a pool only when the level is big enough.
+        # A checkpointed task is named by the parents it extends (their range in the level), and
+        # the chunks depend on the level alone, never on the number of workers: a search resumed
+        # with another pool size finds each finished task under the same name, for the same work.
         work = len(level) * (n - k + 1)
         pool = 1 if work < _SERIAL_WORK else (workers or default_workers())
-        size = min(500, max(1, math.ceil(len(level) / (8 * pool))))
+        size = min(500, max(1, math.ceil(len(level) / _CHUNKS_PER_LEVEL)))
         tasks = {
-            f"{i:06d}": (properties, sense, thresholds[k], level[begin : begin + size])
-            for i, begin in enumerate(range(0, len(level), size))
+            f"{begin:07d}-{min(begin + size, len(level)):07d}": (
+                properties,
+                sense,
+                thresholds[k],
+                level[begin : begin + size],
+            )
+            for begin in range(0, len(level), size)
         }
         payloads = run_tasks(
             job_name(properties, sense, list(thresholds), k),
