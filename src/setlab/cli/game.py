@@ -11,6 +11,8 @@ from setlab.cli.common import add_properties, print_json
 from setlab.errors import SetlabError
 from setlab.game import STRATEGIES, Estimate, GameSummary, simulate, summary
 
+__all__ = ["PLOT_FORMATS", "check_plot_path", "register", "run_simulate", "write_plot"]
+
 PLOT_FORMATS = (".png", ".svg")
 
 PLOT_SCALE = 120 / 72

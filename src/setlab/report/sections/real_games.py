@@ -24,6 +24,8 @@ from setlab.game import (
 )
 from setlab.report.model import Claim, Claims, Context, Figure, Number, Section, Table, Text
 
+__all__ = ["GAMES", "NOT_AVAILABLE", "QUICK_GAMES", "SEED", "TITLE", "build"]
+
 TITLE = "Wikipedia: the odds in real games"
 
 GAMES = 1_000_000
