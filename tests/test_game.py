@@ -8,6 +8,8 @@ import json
 import math
 import sys
 import types
+import xml.etree.ElementTree as ET
+from fractions import Fraction
 
 import numba
 import numpy as np
@@ -20,16 +22,24 @@ from setlab.cards import Card, index_of
 from setlab.cli import main
 from setlab.errors import SetlabError
 from setlab.find import count_sets, is_set
-from setlab.game import _TALLY_ARRAYS, GameRandom, play_game, simulate, tally_games
-from setlab.game_plots import plot_games
-from setlab.game_statistics import (
+from setlab.game import (
+    TALLY_ARRAYS,
+    ByGame,
+    Estimate,
+    GameRandom,
     by_round,
     clustered_ratio,
     exact_no_set_probability,
     expected_sets,
+    play_game,
+    plot_games,
+    simulate,
     summary,
+    tally_games,
     wilson,
 )
+
+SVG = "http://www.w3.org/2000/svg"
 
 # {0,1}^4 is a cap: on a line each coordinate is constant or takes all three values, and 2 never
 # occurs, so three distinct cards of it never form a set.
@@ -43,7 +53,7 @@ def crafted(first: list[int]) -> list[int]:
 
 def same_tally(a, b) -> bool:
     return a.games == b.games and all(
-        np.array_equal(getattr(a, name), getattr(b, name)) for name in _TALLY_ARRAYS
+        np.array_equal(getattr(a, name), getattr(b, name)) for name in TALLY_ARRAYS
     )
 
 
@@ -221,60 +231,58 @@ def test_expected_sets_by_brute_force_in_the_plane():
 def test_exact_probability_hook(monkeypatch):
     assert exact_no_set_probability(2) == 1
     fake = types.ModuleType("setlab.extremal.caps")
-    fake.no_set_probability = lambda k, p: __import__("fractions").Fraction(1, 31)
+    fake.no_set_probability = lambda k, p: Fraction(1, 31)
     package = types.ModuleType("setlab.extremal")
     package.caps = fake
     monkeypatch.setitem(sys.modules, "setlab.extremal", package)
     monkeypatch.setitem(sys.modules, "setlab.extremal.caps", fake)
     s = summary(simulate(10, seed=0))
-    assert s["exact"]["first_round_no_set_odds"] == pytest.approx(30.0)
+    assert s.exact_first_round == Fraction(1, 31)
+    assert s.as_dict()["exact"]["first_round_no_set_odds"] == pytest.approx(30.0)
 
 
-def within(estimate: float, ci: list[float], target: float, sigmas: float = 4.0) -> bool:
+def within(estimate: Estimate, target: float, sigmas: float = 4.0) -> bool:
     """True if ``target`` is within ``sigmas`` standard errors (95% half-width / 1.96)."""
-    standard_error = (ci[1] - ci[0]) / (2 * 1.959963984540054)
-    return abs(estimate - target) <= sigmas * standard_error
+    standard_error = (estimate.high - estimate.low) / (2 * 1.959963984540054)
+    return abs(estimate.value - target) <= sigmas * standard_error
 
 
 def test_first_deal_mean_sets_is_220_over_79(big):
     # 100,000 independent random deals: the exact mean lies within 4 standard errors
     # (a false alarm has probability 6e-5)
-    assert within(big["first_deal_mean_sets_12"], big["first_deal_mean_sets_12_ci"], 220 / 79)
-    assert big["exact"]["mean_sets_12_fraction"] == "220/79"
+    assert within(big.first_deal_mean_sets, 220 / 79)
+    assert big.board(12).exact_mean_sets == Fraction(220, 79)
     # in play fewer sets lie on 12 cards than among 12 random cards, as the seed says
-    assert big["mean_sets_12_ci"][1] < 220 / 79
+    assert big.board(12).mean_sets.high < 220 / 79
 
 
 def test_first_round_odds_match_the_seed(big):
     # The seed quotes 30:1, i.e. a probability p in [1/31.5, 1/30.5] after rounding. The exact
     # value (0.0323, from cap counting) sits in that band. 100,000 deals give a standard error
     # of 0.00056 on p; allow 4 of them beyond the rounding band.
-    p = big["first_round_no_set_probability"]
-    se = (big["first_round_no_set_probability_ci"][1] - p) / 1.96
+    p = big.first_round.value
+    se = (big.first_round.high - p) / 1.96
     assert 1 / 31.5 - 4 * se <= p <= 1 / 30.5 + 4 * se
     exact = exact_no_set_probability(12)
     if exact is not None:
-        assert within(p, big["first_round_no_set_probability_ci"], float(exact))
+        assert within(big.first_round, float(exact))
 
 
 def test_in_game_figures_match_the_seed(big):
     # "odds against no set in 15 cards during play are 88:1": a rounded figure, so the band
     # [87.5, 88.5], widened by 4 standard errors of our estimate (about 2.3 on the odds)
-    odds, (low, high) = big["no_set_odds_15"], big["no_set_odds_15_ci"]
-    se = (high - low) / (2 * 1.96)
-    assert 87.5 - 4 * se <= odds <= 88.5 + 4 * se
+    odds = big.board(15).no_set.odds()
+    se = (odds.high - odds.low) / (2 * 1.96)
+    assert 87.5 - 4 * se <= odds.value <= 88.5 + 4 * se
     # "around 30% of games never need 15 cards": read as 27.5% .. 32.5%; our interval is +-0.3%
-    assert 0.275 <= big["never_needs_15_fraction"] <= 0.325
+    assert 0.275 <= big.never_beyond_deal.value <= 0.325
     # "after about the 4th round they are 14:1 and for the next 20 rounds they slowly fall
     # towards 13:1": rounds 5..24 between 12.5:1 and 14.5:1 give or take 4 standard errors
-    rounds = big["rounds"]
-    for r, odds, (low, high) in zip(
-        rounds, big["round_no_set_odds_12"], big["round_no_set_odds_12_ci"], strict=True
-    ):
-        if 5 <= r <= 24:
-            se = (high - low) / (2 * 1.96)
-            assert 12.5 - 4 * se <= odds <= 14.5 + 4 * se
-    assert big["later_rounds_no_set_odds"] < big["first_round_no_set_odds"]
+    for r in range(5, 25):
+        odds = big.rounds[r - 1].odds()
+        se = (odds.high - odds.low) / (2 * 1.96)
+        assert 12.5 - 4 * se <= odds.value <= 14.5 + 4 * se
+    assert big.later_rounds.odds().value < big.first_round.odds().value
 
 
 def test_junior_deck_always_has_a_set_among_12():
@@ -282,8 +290,118 @@ def test_junior_deck_always_has_a_set_among_12():
     tally = simulate(2000, seed=5, properties=3)
     assert tally.no_set[:, 12].sum() == 0
     s = summary(tally)
-    assert s["never_needs_15_fraction"] == 1.0
-    assert within(s["first_deal_mean_sets_12"], s["first_deal_mean_sets_12_ci"], 220 / 25)
+    assert s.never_beyond_deal.value == 1.0
+    assert within(s.first_deal_mean_sets, 220 / 25)
+
+
+def per_game_counts(games, sizes):
+    """For each game and table size k, counted straight from the engine's inspections: tables of
+    k cards (n), those without a set (y), sets on them (m)."""
+    counts = np.zeros((len(games), sizes, 3), np.int64)
+    for g, game in enumerate(games):
+        for look in game.inspections:
+            counts[g, len(look.table)] += (1, look.sets == 0, look.sets)
+    return counts
+
+
+@pytest.mark.parametrize(("properties", "deal"), [(4, 12), (3, 9), (4, 15)])
+def test_tally_columns_are_the_sums_their_names_say(properties, deal):
+    # Not through tally_games: the per-game counts are taken from the reference engine's
+    # records here and every named column of the simulator's tally is checked against them.
+    games = [play_game(17, g, properties, "random", deal) for g in range(300)]
+    tally = simulate(300, 17, properties, "random", deal)
+    counts = per_game_counts(games, tally.by_game.shape[0])
+    n, y, m = counts[..., 0], counts[..., 1], counts[..., 2]
+    expected = {
+        ByGame.TABLES: n, ByGame.NO_SET: y, ByGame.TABLES_SQUARED: n * n,
+        ByGame.NO_SET_SQUARED: y * y, ByGame.TABLES_NO_SET: n * y, ByGame.SETS: m,
+        ByGame.SETS_SQUARED: m * m, ByGame.TABLES_SETS: n * m,
+    }  # fmt: skip
+    assert set(expected) == set(ByGame)
+    for column, values in expected.items():
+        assert np.array_equal(tally.by_game[:, column], values.sum(axis=0)), column.name
+    later = [
+        [look for look in g.inspections if look.round > 0 and len(look.table) == deal]
+        for g in games
+    ]
+    later_n = np.array([len(looks) for looks in later])
+    later_y = np.array([sum(look.sets == 0 for look in looks) for looks in later])
+    for column, values in {
+        ByGame.TABLES: later_n, ByGame.NO_SET: later_y, ByGame.TABLES_SQUARED: later_n**2,
+        ByGame.NO_SET_SQUARED: later_y**2, ByGame.TABLES_NO_SET: later_n * later_y,
+    }.items():  # fmt: skip
+        assert tally.later_by_game[column] == values.sum(), column.name
+    # and the summary reads the columns it names: rates over every table of k cards
+    s = summary(tally)
+    for board in s.boards:
+        k = board.cards
+        if k < n.shape[1] and n[:, k].sum():
+            assert board.tables == n[:, k].sum()
+            assert board.no_set.value == y[:, k].sum() / n[:, k].sum()
+            assert board.mean_sets.value == m[:, k].sum() / n[:, k].sum()
+
+
+@pytest.mark.parametrize(
+    ("properties", "deal", "sizes"), [(4, 12, (12, 15, 18)), (3, 9, (9, 12, 15))]
+)
+def test_the_typed_summary_follows_the_deal(properties, deal, sizes):
+    games = [play_game(8, g, properties, "random", deal) for g in range(200)]
+    s = summary(simulate(200, 8, properties, "random", deal))
+    assert (s.deal, tuple(b.cards for b in s.boards)) == (deal, sizes)
+    counts = per_game_counts(games, 3**properties + 1)
+    for board in s.boards:
+        assert board.cards == sizes[s.boards.index(board)]
+        assert s.board(board.cards) is board
+        assert board.tables == counts[:, board.cards, 0].sum()
+        assert board.exact_mean_sets == Fraction(math.comb(board.cards, 3), 3**properties - 2)
+        assert len(board.set_distribution) == (
+            1 + max((look.sets for g in games for look in g.inspections
+                     if len(look.table) == board.cards), default=-1)
+        )  # fmt: skip
+    # first deals: the deal-size table of round 1 of every game
+    first_sets = [g.inspections[0].sets for g in games]
+    assert s.first_round.observations == 200
+    assert s.first_round.value == sum(x == 0 for x in first_sets) / 200
+    assert s.first_deal_mean_sets.value == pytest.approx(sum(first_sets) / 200, rel=1e-15)
+    never = sum(g.largest_table <= deal for g in games)
+    assert s.never_beyond_deal.value == never / 200
+    with pytest.raises(SetlabError):
+        s.board(deal + 9)
+    # the JSON object names the sizes after the deal
+    keys = s.as_dict()
+    a, b = sizes[1], sizes[2]
+    for key in (f"mean_sets_{deal}", f"first_deal_mean_sets_{deal}", f"never_needs_{a}_fraction",
+                f"no_set_odds_{a}", f"tables_{b}", f"round_tables_{deal}"):  # fmt: skip
+        assert key in keys
+    assert keys["exact"][f"mean_sets_{a}_fraction"] == str(
+        Fraction(math.comb(a, 3), 3**properties - 2)
+    )
+
+
+def test_the_json_keys_for_the_classic_deal_are_those_documented():
+    # docs/game.md lists these keys; scripts read them
+    keys = list(summary(simulate(50, seed=1)).as_dict())
+    assert keys == [
+        "games", "seed", "properties", "strategy", "deal",
+        "first_round_no_set_probability", "first_round_no_set_probability_ci",
+        "first_round_no_set_odds", "first_round_no_set_odds_ci",
+        "later_rounds_no_set_probability", "later_rounds_no_set_odds",
+        "later_rounds_no_set_odds_ci", "never_needs_15_fraction", "never_needs_15_fraction_ci",
+        "no_set_probability_15", "no_set_odds_15", "no_set_odds_15_ci", "tables_15",
+        "no_set_probability_18", "no_set_odds_18", "no_set_odds_18_ci", "tables_18",
+        "mean_sets_12", "mean_sets_12_ci", "first_deal_mean_sets_12",
+        "first_deal_mean_sets_12_ci", "mean_cards_left", "mean_cards_left_ci", "cards_left",
+        "sets_on_table", "rounds", "round_tables_12", "round_no_set_probability_12",
+        "round_no_set_odds_12", "round_no_set_odds_12_ci", "exact",
+    ]  # fmt: skip
+
+
+def test_a_deal_larger_than_the_deck_has_no_such_tables():
+    # the plane's 9 cards are all dealt: no table of 12, 15 or 18 cards is ever met
+    s = summary(simulate(50, seed=1, properties=2))
+    assert [b.tables for b in s.boards] == [0, 0, 0]
+    assert s.first_round.observations == 0 and s.never_beyond_deal.value == 1.0
+    assert sum(s.cards_left) == 50
 
 
 def test_by_round_counts_each_game_once_per_round():
@@ -292,14 +410,20 @@ def test_by_round_counts_each_game_once_per_round():
     assert by_round(tally)[0].observations == 500
 
 
-def test_plots_are_written_as_png_and_svg(tmp_path):
-    tally = simulate(300, seed=1)
-    png = plot_games(tally, tmp_path / "odds.png")
-    svg = plot_games(tally, tmp_path / "odds.svg")
-    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert b"<svg" in svg.read_bytes()[:1000]
-    with pytest.raises(SetlabError):
-        plot_games(tally, tmp_path / "odds.txt")
+def test_the_plot_is_a_drawing_the_command_writes_as_png_and_svg(tmp_path, capsys):
+    drawing = plot_games(summary(simulate(300, seed=1)))
+    ET.fromstring(drawing.svg)  # well-formed standalone SVG
+    assert drawing.width == 11 * 72 and drawing.height == pytest.approx(4.2 * 72)  # in points
+    png, svg = tmp_path / "odds.png", tmp_path / "odds.svg"
+    argv = ["simulate", "--games", "300", "--seed", "1", "--plot", str(png), "--plot", str(svg)]
+    assert main(argv) == 0
+    assert f"wrote {png}" in capsys.readouterr()[0]
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(data[16:20], "big") == 11 * 120  # 11 inches at 120 dpi, as before
+    written = ET.fromstring(svg.read_text())  # the Drawing: matplotlib's SVG nested in its own
+    assert written.get("width") == "792" and written.find(f"{{{SVG}}}svg") is not None
+    assert main(["simulate", "--games", "10", "--plot", str(tmp_path / "odds.txt")]) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["odds.png", "odds.svg"]
 
 

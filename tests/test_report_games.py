@@ -9,9 +9,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from setlab.game import simulate
-from setlab.game_plots import odds_by_round_svg, sets_on_table_svg
-from setlab.game_statistics import Estimate
+from setlab.game import Estimate, plot_odds_by_round, plot_sets_on_table, simulate, summary
 from setlab.report import Claim, Claims, Number, Section, build_report
 from setlab.report.sections import real_games
 
@@ -73,8 +71,8 @@ def test_exact_values_appear_only_when_the_hook_gives_them(tmp_path, monkeypatch
 
 
 def test_the_two_game_plots_are_standalone_svg_drawings():
-    tally = simulate(300, seed=4)
-    for drawing in (odds_by_round_svg(tally), sets_on_table_svg(tally)):
+    stats = summary(simulate(300, seed=4))
+    for drawing in (plot_odds_by_round(stats), plot_sets_on_table(stats)):
         root = ET.fromstring(drawing.svg)
         assert root.get("width") == f"{drawing.width:g}"
         inner = root.find("{http://www.w3.org/2000/svg}svg")

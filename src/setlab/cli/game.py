@@ -5,12 +5,18 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from typing import Any
+from pathlib import Path
 
 from setlab.cli.common import add_properties, print_json
 from setlab.errors import SetlabError
-from setlab.game import STRATEGIES, simulate
-from setlab.game_statistics import summary
+from setlab.game import STRATEGIES, Estimate, GameSummary, simulate, summary
+
+__all__ = ["PLOT_FORMATS", "check_plot_path", "register", "run_simulate", "write_plot"]
+
+PLOT_FORMATS = (".png", ".svg")
+
+PLOT_SCALE = 120 / 72
+"""PNG pixels per drawing unit (matplotlib's points): 120 dpi."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -40,86 +46,103 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run_simulate)
 
 
-def _ci(values: list[float | None], digits: int) -> str:
-    low, high = values
-    fmt = lambda v: "inf" if v is None else f"{v:.{digits}f}"  # noqa: E731
-    return f"[{fmt(low)}, {fmt(high)}]"
+def check_plot_path(path: str | Path) -> Path:
+    """``path`` as a Path if a picture can be written there (a .png or .svg file in a directory)."""
+    path = Path(path)
+    if path.suffix.lower() not in PLOT_FORMATS:
+        raise SetlabError(f"plot file must end in {' or '.join(PLOT_FORMATS)}, got '{path.name}'")
+    if not path.parent.is_dir():
+        raise SetlabError(f"no such directory: {path.parent}")
+    return path
 
 
-def _odds(value: float | None, digits: int = 1) -> str:
-    return "none seen" if value is None else f"{value:.{digits}f}:1"
+def write_plot(stats: GameSummary, path: Path) -> Path:
+    """Draw both panels and write them to ``path`` (PNG or SVG, by its suffix)."""
+    from setlab.game import plot_games  # matplotlib, loaded only when a plot is asked for
+
+    return plot_games(stats).save(path, scale=PLOT_SCALE)
 
 
-def _in_play(odds: float | None, ci: list[float | None], tables: int) -> str:
-    if tables == 0:
+def _ci(e: Estimate, digits: int, factor: float = 1) -> str:
+    fmt = lambda v: "inf" if not math.isfinite(v) else f"{factor * v:.{digits}f}"  # noqa: E731
+    return f"[{fmt(e.low)}, {fmt(e.high)}]"
+
+
+def _odds(e: Estimate, digits: int = 1) -> str:
+    value = e.odds().value
+    return "none seen" if not math.isfinite(value) else f"{value:.{digits}f}:1"
+
+
+def _in_play(no_set: Estimate) -> str:
+    if no_set.observations == 0:
         return f"{'-':>10}  (no such table in play)"
-    return f"{_odds(odds):>10} {_ci(ci, 1)}  ({tables:,} tables)"
+    return f"{_odds(no_set):>10} {_ci(no_set.odds(), 1)}  ({no_set.observations:,} tables)"
 
 
-def _report(s: dict[str, Any]) -> str:
-    k = s["deal"]
-    exact = s["exact"]
-    first_exact = exact["first_round_no_set_odds"]
-    if first_exact is None:
+def _report(s: GameSummary) -> str:
+    """The summary as the text ``setlab simulate`` prints."""
+    k = s.deal
+    here, more, most = s.boards
+    exact_first = s.exact_first_round
+    if exact_first is None:
         first_note = "exact: not known for this deck"
-    elif math.isinf(first_exact):
+    elif exact_first == 0:
         first_note = f"exact: every {k} cards hold a set"
     else:
-        first_note = f"exact {first_exact:.2f}:1"
+        p = float(exact_first)
+        first_note = f"exact {(1 - p) / p:.2f}:1"
+    exact_mean = here.exact_mean_sets
+    first_mean = s.first_deal_mean_sets
     lines = [
-        f"{s['games']:,} games, P = {s['properties']}, seed {s['seed']}, strategy "
-        f"'{s['strategy']}', {k} cards dealt (95% confidence intervals in brackets)",
+        f"{s.games:,} games, P = {s.properties}, seed {s.seed}, strategy "
+        f"'{s.strategy}', {k} cards dealt (95% confidence intervals in brackets)",
         "",
-        f"No set among {k} cards, first round      {_odds(s['first_round_no_set_odds'], 2):>10} "
-        f"{_ci(s['first_round_no_set_odds_ci'], 2)}  ({first_note})",
-        f"No set among {k} cards, later rounds     {_odds(s['later_rounds_no_set_odds'], 2):>10} "
-        f"{_ci(s['later_rounds_no_set_odds_ci'], 2)}",
-        f"No set among {k + 3} cards in play         "
-        + _in_play(s["no_set_odds_15"], s["no_set_odds_15_ci"], s["tables_15"]),
-        f"No set among {k + 6} cards in play         "
-        + _in_play(s["no_set_odds_18"], s["no_set_odds_18_ci"], s["tables_18"]),
-        f"Games never needing {k + 3} cards          {100 * s['never_needs_15_fraction']:9.2f}% "
-        f"{_ci([100 * v for v in s['never_needs_15_fraction_ci']], 2)}",
-        f"Mean sets among {k}, first deal          {s['first_deal_mean_sets_12']:10.4f} "
-        f"{_ci(s['first_deal_mean_sets_12_ci'], 4)}  (exact {exact['mean_sets_12_fraction']} "
-        f"= {exact['mean_sets_12']:.4f})",
-        f"Mean sets among {k}, all of play         {s['mean_sets_12']:10.4f} "
-        f"{_ci(s['mean_sets_12_ci'], 4)}",
-        f"Cards left at the end (mean)            {s['mean_cards_left']:10.3f} "
-        f"{_ci(s['mean_cards_left_ci'], 3)}",
+        f"No set among {k} cards, first round      {_odds(s.first_round, 2):>10} "
+        f"{_ci(s.first_round.odds(), 2)}  ({first_note})",
+        f"No set among {k} cards, later rounds     {_odds(s.later_rounds, 2):>10} "
+        f"{_ci(s.later_rounds.odds(), 2)}",
+        f"No set among {more.cards} cards in play         " + _in_play(more.no_set),
+        f"No set among {most.cards} cards in play         " + _in_play(most.no_set),
+        f"Games never needing {more.cards} cards          "
+        f"{100 * s.never_beyond_deal.value:9.2f}% {_ci(s.never_beyond_deal, 2, 100)}",
+        f"Mean sets among {k}, first deal          {first_mean.value:10.4f} "
+        f"{_ci(first_mean, 4)}  (exact {exact_mean} = {float(exact_mean):.4f})",
+        f"Mean sets among {k}, all of play         {here.mean_sets.value:10.4f} "
+        f"{_ci(here.mean_sets, 4)}",
+        f"Cards left at the end (mean)            {s.mean_cards_left.value:10.3f} "
+        f"{_ci(s.mean_cards_left, 3)}",
         "Cards left at the end: "
-        + ", ".join(f"{c}: {100 * n / s['games']:.2f}%" for c, n in s["cards_left"].items()),
+        + ", ".join(f"{c}: {100 * n / s.games:.2f}%" for c, n in enumerate(s.cards_left) if n),
         "",
         f"Odds against no set among {k} cards, by round (round r: r-1 sets taken before):",
     ]
-    for r, odds, ci, n in zip(
-        s["rounds"], s["round_no_set_odds_12"], s["round_no_set_odds_12_ci"],
-        s["round_tables_12"], strict=True,
-    ):  # fmt: skip
-        lines.append(f"  round {r:3d}  {_odds(odds, 2):>10} {_ci(ci, 2):>18}  ({n:,} tables)")
+    for r, e in enumerate(s.rounds, start=1):
+        if e.observations:
+            odds = f"{_odds(e, 2):>10} {_ci(e.odds(), 2):>18}"
+            lines.append(f"  round {r:3d}  {odds}  ({e.observations:,} tables)")
     lines.append("")
     lines.append("Sets on the table (fraction of tables met in play):")
-    for cards, shares in s["sets_on_table"].items():
-        shown = ", ".join(f"{i}: {100 * f:.2f}%" for i, f in enumerate(shares) if f >= 5e-5)
-        lines.append(f"  {cards} cards  {shown}")
+    for board in s.boards:
+        shares = board.set_distribution
+        if shares:
+            shown = ", ".join(f"{i}: {100 * f:.2f}%" for i, f in enumerate(shares) if f >= 5e-5)
+            lines.append(f"  {board.cards} cards  {shown}")
     return "\n".join(lines)
 
 
 def run_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise SetlabError("--games must be at least 1")
-    from setlab.game_plots import check_plot_path, plot_games
-
-    for path in args.plot:  # refuse a bad file name before playing
-        check_plot_path(path)
+    paths = [check_plot_path(path) for path in args.plot]  # refuse a bad name before playing
     progress = not (args.no_progress or args.json) and sys.stderr.isatty()
-    tally = simulate(args.games, args.seed, args.properties, args.strategy, progress=progress)
-    for path in args.plot:
-        written = plot_games(tally, path)
+    stats = summary(
+        simulate(args.games, args.seed, args.properties, args.strategy, progress=progress)
+    )
+    for path in paths:
+        written = write_plot(stats, path)
         print(f"wrote {written}", file=sys.stderr if args.json else sys.stdout)
-    result = summary(tally)
     if args.json:
-        print_json(result)
+        print_json(stats.as_dict())
     else:
-        print(_report(result))
+        print(_report(stats))
     return 0

@@ -3,7 +3,8 @@
 Games are played by the rules with :func:`setlab.game.simulate` (random strategy); the odds X:1
 against no set on a table are (1 - p)/p. Among k random cards the mean number of sets is exactly
 C(k,3)/79 (220/79 for 12, 455/79 for 15); the exact probability of no set among k random cards is
-the cap count's, printed only when :func:`setlab.game_statistics.exact_no_set_probability` has it.
+the cap count's, printed only when :func:`setlab.game.exact_no_set_probability` has it. Every
+simulated figure is read from the typed :func:`setlab.game.summary`, as ``setlab simulate`` does.
 """
 
 from __future__ import annotations
@@ -11,18 +12,19 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from setlab.game import GameTally, simulate
-from setlab.game_plots import odds_by_round_svg, sets_on_table_svg
-from setlab.game_statistics import (
+from setlab.game import (
     Estimate,
-    by_round,
-    clustered_ratio,
+    GameSummary,
     exact_no_set_probability,
     expected_sets,
-    mean_estimate,
-    wilson,
+    plot_odds_by_round,
+    plot_sets_on_table,
+    simulate,
+    summary,
 )
 from setlab.report.model import Claim, Claims, Context, Figure, Number, Section, Table, Text
+
+__all__ = ["GAMES", "NOT_AVAILABLE", "QUICK_GAMES", "SEED", "TITLE", "build"]
 
 TITLE = "Wikipedia: the odds in real games"
 
@@ -66,24 +68,6 @@ def _claim(statement: str, seed: float, rounding: float, e: Estimate, number: Nu
     return Claim(statement, seed, number, tolerance=_overlap_tolerance(e, float(seed), rounding))
 
 
-def _no_set_rate(tally: GameTally, cards: int) -> Estimate:
-    """No set among ``cards`` in play: every such table, games as clusters."""
-    return clustered_ratio(tally.by_game[cards, :5], tally.games)
-
-
-def _mean_sets_in_play(tally: GameTally, cards: int) -> Estimate:
-    """Mean sets on every table of ``cards`` met in play, games as clusters."""
-    return clustered_ratio(tally.by_game[cards, [0, 5, 2, 6, 7]], tally.games)
-
-
-def _first_deal_mean(tally: GameTally) -> Estimate:
-    """Mean sets on the first deal (random cards), over the games."""
-    k = tally.deal
-    return mean_estimate(
-        int(tally.sets_sum[0, k]), int(tally.sets_square[0, k]), int(tally.inspections[0, k])
-    )
-
-
 def _percent(e: Estimate) -> Estimate:
     return Estimate(100 * e.value, 100 * e.low, 100 * e.high, e.observations)
 
@@ -100,17 +84,17 @@ def build(context: Context) -> Section:
         f"simulate({games:,} games, seed {SEED}, random strategy, 15 dealt)",
         simulate, games, seed=SEED, deal=15,
     )  # fmt: skip
-    tally: GameTally = played.value
-    tally_15: GameTally = dealt_15.value
+    stats: GameSummary = summary(played.value)
+    stats_15: GameSummary = summary(dealt_15.value)
 
-    rounds = by_round(tally)
-    first = rounds[0].odds()
-    no_set_15 = _no_set_rate(tally, 15).odds()
-    random_15 = by_round(tally_15)[0].odds()
-    never = _percent(wilson(int(tally.largest_table[: tally.deal + 1].sum()), tally.games))
-    mean_12, mean_15 = _first_deal_mean(tally), _first_deal_mean(tally_15)
-    play_12, play_15 = _mean_sets_in_play(tally, 12), _mean_sets_in_play(tally, 15)
-    exact_12, exact_15 = expected_sets(12), expected_sets(15)
+    rounds = stats.rounds
+    first = stats.first_round.odds()
+    no_set_15 = stats.board(15).no_set.odds()
+    random_15 = stats_15.first_round.odds()
+    never = _percent(stats.never_beyond_deal)
+    mean_12, mean_15 = stats.first_deal_mean_sets, stats_15.first_deal_mean_sets
+    play_12, play_15 = stats.board(12).mean_sets, stats.board(15).mean_sets
+    exact_12, exact_15 = stats.board(12).exact_mean_sets, stats.board(15).exact_mean_sets
 
     n_first = _estimate(played, first, "odds, first deals", "Wilson")
     n_round = {
@@ -160,11 +144,11 @@ def build(context: Context) -> Section:
 
     # The exact values come only from the cap count, through the hook; never hard-coded here.
     no_set_rows, exact_odds = [], []
-    for cards, simulation, estimate, number in (
-        (12, played, first, n_first),
-        (15, dealt_15, random_15, n_random_15),
+    for cards, simulation, simulated, estimate, number in (
+        (12, played, stats, first, n_first),
+        (15, dealt_15, stats_15, random_15, n_random_15),
     ):
-        probability = by_round(simulation.value)[0]
+        probability = simulated.first_round
         n_probability = _estimate(
             simulation, probability, f"probability of no set, first deals of {cards}", "Wilson"
         )
@@ -258,14 +242,14 @@ def build(context: Context) -> Section:
             by_round_table,
             Figure(
                 "games-odds-by-round",
-                odds_by_round_svg(tally),
+                plot_odds_by_round(stats),
                 "Odds against no set among the 12 cards on the table, round by round, with "
                 f"95% intervals ({games:,} games): from about 30:1 on the first deal to 14:1 "
                 "by round 4, then slowly towards 13:1.",
             ),
             Figure(
                 "games-sets-on-table",
-                sets_on_table_svg(tally),
+                plot_sets_on_table(stats),
                 "How many sets lie on the 12- and 15-card tables met in play; in play the "
                 "averages are below those of random cards (220/79 and 455/79).",
             ),
