@@ -30,6 +30,7 @@ from setlab.extremal.identities import (
     class_count,
     classes_through_direction,
     complement_sets,
+    pair_bound,
     power_sums,
 )
 from setlab.extremal.nearcaps import prove_min_near_caps, verify_near_caps
@@ -48,19 +49,19 @@ RETRIES = 3
 
 
 def degree_bound(properties: int, cards: int) -> int:
-    """The counting upper bound on sets(S) for |S| = n.
+    """The counting upper bound on sets(S) for |S| = n: the least of two identities.
 
-    A card of S lies in at most floor((n-1)/2) sets of S (its partners pair up), so 3L <=
-    n floor((n-1)/2); and sets(S) = N(N-1)/6 - n(N-n)/2 - sets(S^c) <= N(N-1)/6 - n(N-n)/2.
+    :func:`~setlab.extremal.identities.pair_bound` (a card of S lies in at most floor((n-1)/2)
+    sets of S, its partners pairing up, so 3L <= n floor((n-1)/2)), and
+    :func:`~setlab.extremal.identities.complement_sets` of an empty complement (sets(S) =
+    N(N-1)/6 - n(N-n)/2 - sets(S^c), attained iff S^c is a cap).
 
     Examples
     --------
     >>> [degree_bound(4, n) for n in (3, 9, 27, 61, 81)]
     [1, 12, 117, 470, 1080]
     """
-    if cards < 3:
-        return 0
-    return min(cards * ((cards - 1) // 2) // 3, complement_sets(properties, cards, 0))
+    return min(pair_bound(cards), complement_sets(properties, cards, 0))
 
 
 def slice_maxima(properties: int, known_max: dict[int, int]) -> list[int]:

@@ -18,6 +18,7 @@ import numpy as np
 
 from setlab.cards import check_properties, deck_size
 from setlab.errors import SetlabError
+from setlab.extremal.bounds import degree_bound
 from setlab.find import count_sets
 from setlab.geometry import third_card_table
 from setlab.store import Store
@@ -236,24 +237,26 @@ class SearchResult:
 
 
 def counting_bound(properties: int, cards: int, sense: Sense) -> int:
-    """The bound no configuration can pass: 0 for the minimum; for the maximum, with N = 3^P
-    and m = N - n, min(C(n,2) // 3, lines - m(N-1)/2 + C(m,2)).
+    """The bound no configuration can pass: 0 for the minimum; for the maximum
+    :func:`setlab.extremal.bounds.degree_bound`, with N = 3^P and m = N - n,
+    min(n floor((n-1)/2) // 3, N(N-1)/6 - nm/2).
 
-    The first holds as a pair lies in at most one set; the second as the sets of S and of its
-    complement satisfy sets(S) = lines - m(N-1)/2 + C(m,2) - sets(complement) (count the lines
-    by how many cards of S they hold). It is attained when the complement can be a cap.
+    The first holds as a card of S lies in at most floor((n-1)/2) sets of S (the other cards
+    pair up around it; :func:`~setlab.extremal.identities.pair_bound`), the second as
+    sets(S) = N(N-1)/6 - nm/2 - sets(complement) (count the lines by how many cards of S they
+    hold; :func:`~setlab.extremal.identities.complement_sum`). The second is attained when the
+    complement can be a cap; the first, for instance, by a flat of 3, 9 or 27 cards.
 
     Examples
     --------
     >>> counting_bound(4, 61, "max"), counting_bound(3, 18, "max"), counting_bound(4, 30, "min")
     (470, 36, 0)
+    >>> counting_bound(3, 8, "max")  # 8 cards: each on at most 3 sets, so at most 8 sets
+    8
     """
     if sense == "min":
         return 0
-    n_deck = deck_size(properties)
-    m = n_deck - cards
-    lines = n_deck * (n_deck - 1) // 6
-    return min(math.comb(cards, 2) // 3, lines - m * (n_deck - 1) // 2 + math.comb(m, 2))
+    return degree_bound(properties, cards)
 
 
 def default_iterations(properties: int) -> int:

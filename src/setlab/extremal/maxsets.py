@@ -23,7 +23,7 @@ from setlab.extremal.bigcaps import best_construction
 from setlab.extremal.bounds import max_upper_bound
 from setlab.extremal.bruteforce import exhaustive_table
 from setlab.extremal.heuristics import local_search
-from setlab.extremal.identities import complement_sum, total_lines
+from setlab.extremal.identities import complement_sum, least_degree_bound, total_lines
 from setlab.extremal.search import Sense, job_name, search
 from setlab.find import count_sets
 from setlab.geometry import indices_of, third_card_table
@@ -54,8 +54,11 @@ DEFAULT_ANNEAL_RESTARTS = 200
 def deletion_bound(cards: int, previous: int) -> int:
     """Largest T that deleting a card cannot refute, given M(n-1) <= previous.
 
-    An n-card configuration with T sets has a card on at most min(floor(3T/n), floor((n-1)/2))
-    of them, so M(n-1) >= T - that; hence M(n) <= the largest such T.
+    An n-card configuration with T sets has a card on at most
+    :func:`~setlab.extremal.identities.least_degree_bound` (n, T) = min(floor(3T/n),
+    floor((n-1)/2)) of them; deleting it leaves n - 1 cards with at least T - that many sets, so
+    M(n-1) >= T - least_degree_bound(n, T). That amount does not decrease with T, so the T it
+    does not push above ``previous`` run from 0 up to one largest T, and M(n) <= that T.
 
     Examples
     --------
@@ -65,7 +68,7 @@ def deletion_bound(cards: int, previous: int) -> int:
     if cards < 3:
         return 0
     t = previous
-    while (t + 1) - min(3 * (t + 1) // cards, (cards - 1) // 2) <= previous:
+    while (t + 1) - least_degree_bound(cards, t + 1) <= previous:
         t += 1
     return t
 

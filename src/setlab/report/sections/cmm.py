@@ -157,10 +157,12 @@ def build(context: Context) -> Section:
                 "so every value below is the same on any machine). `local_search` re-counts each "
                 "witness with `count_sets`, and the n = 18 witness is re-counted again here. "
                 "These are lower bounds for the maximum: a value is proven optimal only where "
-                "it meets the counting bound `counting_bound` (sets <= C(n,2)/3 as a pair lies "
-                "in one set at most, and sets <= lines - m(3^P - 1)/2 + C(m,2) with m = 3^P - n, "
-                "with equality iff the other m cards form a cap); with 3 properties it is the "
-                "maximum for n >= 18, with 4 for n >= 61. At n = 18 with 3 properties it is "
+                "it meets the counting bound `counting_bound` (sets <= n floor((n-1)/2)/3, as a "
+                "card lies on at most floor((n-1)/2) sets, the other cards pairing up around "
+                "it; and sets <= lines - m(3^P - 1)/2 + C(m,2) with m = 3^P - n, with equality "
+                "iff the other m cards form a cap); it is the maximum for n <= 4, 8, 9 and, "
+                "with 3 properties, n >= 18, with 4, n = 26, 27 and n >= 61. At n = 18 with 3 "
+                "properties it is "
                 f"{bound_18}, {optimal_18}."
             ),
             Claims(claims, "CMM's value at n = 18 and the 36 sets of Table 3, computed now."),
