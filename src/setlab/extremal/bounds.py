@@ -35,6 +35,27 @@ from setlab.extremal.identities import (
 )
 from setlab.extremal.nearcaps import prove_min_near_caps, verify_near_caps
 
+__all__ = [
+    "NEAR_CAP_BUDGET",
+    "NEAR_CAP_PROPERTIES",
+    "RETRIES",
+    "SOLVER_SECONDS",
+    "SliceProgram",
+    "bound_table",
+    "degree_bound",
+    "max_upper_bound",
+    "min_lower_bound",
+    "prove_max_bound",
+    "prove_min_bound",
+    "slice_maxima",
+    "slice_minima",
+    "slice_program",
+    "solve_cpsat",
+    "solve_highs",
+    "verify_max_bound",
+    "write_mps",
+]
+
 SOLVER_SECONDS = 60.0
 """Time limit per solver call; an undecided model proves nothing."""
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Literal
 
 import numba as nb
 import numpy as np
@@ -21,9 +20,19 @@ from setlab.errors import SetlabError
 from setlab.extremal.bounds import degree_bound
 from setlab.find import count_sets
 from setlab.geometry import third_card_table
-from setlab.store import Store
+from setlab.store import PROBLEMS, Sense, Store
 
-Sense = Literal["max", "min"]
+__all__ = [
+    "CUBE_SIZE",
+    "AnnealResult",
+    "NestedConfigurations",
+    "cmm",
+    "counting_bound",
+    "default_iterations",
+    "local_search",
+    "record_cmm",
+    "record_search",
+]
 
 CUBE_SIZE = 9
 """Cards per cube: a cube is the 2-flat of the 9 cards sharing their first P - 2 digits."""
@@ -215,8 +224,8 @@ def _anneal(third, start, iterations, t_start, t_end, sign):  # pragma: no cover
 
 
 @dataclass(frozen=True)
-class SearchResult:
-    """The best configuration a local search found, and how it was found."""
+class AnnealResult:
+    """The best configuration the annealed local search found, and how it was found."""
 
     properties: int
     cards: int
@@ -274,7 +283,7 @@ def local_search(
     seed: int = 0,
     iterations: int | None = None,
     target: int | None = None,
-) -> SearchResult:
+) -> AnnealResult:
     """Best configuration of ``cards`` cards for the number of sets, by annealed card swaps.
 
     Restart r anneals from temperature 2 down to 0.05 over ``iterations`` proposed swaps; for
@@ -333,27 +342,27 @@ def local_search(
     if count_sets(witness, properties) != best:  # the incremental counts are an invariant
         raise AssertionError("local search lost track of its set count")
     elapsed = time.perf_counter() - started
-    return SearchResult(properties, cards, sense, best, witness, seed, done, elapsed, seconds)
+    return AnnealResult(properties, cards, sense, best, witness, seed, done, elapsed, seconds)
 
 
 # -- the results store ---------------------------------------------------------------------------
 
 
 def record_cmm(store: Store, result: NestedConfigurations) -> int:
-    """Store every CMM configuration as a "maxsets" witness; return how many improved the store."""
+    """Store every CMM configuration as a max witness; return how many improved the store."""
     improved = 0
     for n in range(1, len(result.order) + 1):
         improved += store.record_witness(
-            "maxsets", result.properties, n, "max", int(result.sets[n]), result.witness(n), "cmm"
-        )
+            PROBLEMS["max"], result.properties, n, "max", int(result.sets[n]), result.witness(n),
+            "cmm",
+        )  # fmt: skip
     return improved
 
 
-def record_search(store: Store, result: SearchResult) -> bool:
-    """Store a search's configuration ("maxsets" or "minsets"); True if it improved the store."""
-    problem = "maxsets" if result.sense == "max" else "minsets"
+def record_search(store: Store, result: AnnealResult) -> bool:
+    """Store a search's configuration as a max or min witness; True if it improved the store."""
     return store.record_witness(
-        problem,
+        PROBLEMS[result.sense],
         result.properties,
         result.cards,
         result.sense,

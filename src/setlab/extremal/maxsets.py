@@ -5,8 +5,7 @@ n(N-n)/2 (a line meets S in 0..3 points; count lines by how many), so M(N-n) = t
 m(n) = 0 while an n-cap exists. M(n) comes from witnesses (constructions, the store) and upper
 bounds: deletion from M(n-1), the pruned search, or the bounds module.
 
-Store layout (owned here): problem ``"maxsets"`` (sense ``"max"``) and ``"minsets"`` (sense
-``"min"``), ``params`` empty, the witness a list of card indices; proof records carry ``method``.
+The store layout of both problems is :data:`setlab.store.PROBLEMS` (re-exported here).
 """
 
 from __future__ import annotations
@@ -24,13 +23,22 @@ from setlab.extremal.bounds import max_upper_bound
 from setlab.extremal.bruteforce import exhaustive_table
 from setlab.extremal.heuristics import local_search
 from setlab.extremal.identities import complement_sum, least_degree_bound, total_lines
-from setlab.extremal.search import Sense, job_name, search
+from setlab.extremal.search import job_name, search
 from setlab.find import count_sets
 from setlab.geometry import indices_of, third_card_table
-from setlab.store import Result, Store
+from setlab.store import PROBLEMS, Result, Sense, Store
 
-PROBLEMS: dict[str, str] = {"max": "maxsets", "min": "minsets"}
-"""Store problem name per sense."""
+__all__ = [
+    "DEFAULT_ANNEAL_RESTARTS",
+    "DEFAULT_MIN_SEARCH_CARDS",
+    "DEFAULT_SEARCH_CARDS",
+    "KNOWN_CAP_SIZES",
+    "PROBLEMS",
+    "Solver",
+    "Value",
+    "cap_witness",
+    "deletion_bound",
+]
 
 KNOWN_CAP_SIZES = {1: 2, 2: 4, 3: 9, 4: 20, 5: 45, 6: 112}
 """Largest caps of AG(P,3) (Pellegrino 1971 for P = 4; Edel, Ferret, Landjev, Storme 2002 for

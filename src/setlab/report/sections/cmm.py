@@ -38,7 +38,8 @@ QUICK_SIZES_P4 = (16, 17, 18, 19, 20, 27, 54, 61)
 
 
 def _search(context: Context, properties: int, cards: int, restarts: int) -> Number:
-    """A local search for the maximum as a Number whose value is its :class:`SearchResult`."""
+    """A local search for the maximum as a Number whose value is its
+    :class:`~setlab.extremal.heuristics.AnnealResult`."""
     return context.compute(
         f"local_search(P={properties}, n={cards}, seed={SEED}, at most {restarts} restarts)",
         local_search, properties, cards, "max", seconds=None, restarts=restarts, seed=SEED,
