@@ -20,6 +20,7 @@ from setlab.errors import SetlabError
 from setlab.extremal.bounds import degree_bound
 from setlab.find import count_sets
 from setlab.geometry import third_card_table
+from setlab.kernels import add_card, pair_completions, remove_card, sets_of_completions
 from setlab.store import PROBLEMS, Sense, Store
 
 __all__ = [
@@ -95,9 +96,7 @@ def _cmm_kernel(third, properties):  # pragma: no cover - compiled
                     ):
                         best = c
                 card = best
-        sets[turn] = sets[turn - 1] + completes[card]
-        for k in range(turn - 1):
-            completes[third[order[k], card]] += 1
+        sets[turn] = sets[turn - 1] + add_card(completes, order[: turn - 1], card, third)
         order[turn - 1] = card
         selected[card] = True
     return order, sets
@@ -182,14 +181,8 @@ def _anneal(third, start, iterations, t_start, t_end, sign):  # pragma: no cover
         if not inside[z]:
             outside[k] = z
             k += 1
-    completes = np.zeros(n_deck, dtype=np.int64)
-    for i in range(n):
-        for j in range(i + 1, n):
-            completes[third[members[i], members[j]]] += 1
-    sets = 0
-    for x in members:
-        sets += completes[x]
-    sets //= 3
+    completes = pair_completions(members, third)
+    sets = sets_of_completions(members, completes)
     best = sets
     best_members = members.copy()
     if n == 0 or n == n_deck:
@@ -207,13 +200,14 @@ def _anneal(third, start, iterations, t_start, t_end, sign):  # pragma: no cover
         if gain < 0 and np.random.random() >= math.exp(gain / temperature):
             continue
         inside[x] = False
-        for a in members:  # pairs {a, x} leave S
-            if a != x:
-                completes[third[a, x]] -= 1
+        # Move x to the last slot so members[:n - 1] is S - {x}; the pairs {a, x} leave, the
+        # pairs {a, y} enter; y takes the slot of x, keeping the order of members (which the
+        # random proposals index) as it was.
+        members[i], members[n - 1] = members[n - 1], x
+        remove_card(completes, members[: n - 1], x, third)
+        add_card(completes, members[: n - 1], y, third)
+        members[n - 1] = members[i]
         members[i] = y
-        for a in members:  # pairs {a, y} enter S
-            if a != y:
-                completes[third[a, y]] += 1
         inside[y] = True
         outside[j] = x
         sets += delta

@@ -26,6 +26,7 @@ from setlab.extremal.identities import complement_sum, least_degree_bound, total
 from setlab.extremal.search import job_name, search
 from setlab.find import count_sets
 from setlab.geometry import indices_of, third_card_table
+from setlab.kernels import pair_completions
 from setlab.store import PROBLEMS, Result, Sense, Store
 
 __all__ = [
@@ -339,14 +340,13 @@ class Solver:
         return out
 
     def _extend_greedily(self, cards: int) -> tuple[list[int], str] | None:
-        """The witness for n-1 plus the card completing most sets with it."""
+        """The witness for n-1 plus the card completing most sets with it (the first such card:
+        adding z creates as many sets as pairs of the witness have third card z)."""
         previous = self.get("max", cards - 1).witness
         if not previous or len(previous) != cards - 1:
             return None
-        table = third_card_table(self.properties).astype(np.int64)
-        s = np.asarray(previous)
-        i, j = np.triu_indices(len(s), 1)
-        gain = np.bincount(table[s[i], s[j]], minlength=self.size)
+        s = np.asarray(previous, dtype=np.int64)
+        gain = pair_completions(s, third_card_table(self.properties))
         gain[s] = -1
         return sorted([*previous, int(np.argmax(gain))]), "greedy extension"
 
