@@ -112,13 +112,35 @@ def test_local_search_reports_the_sets_its_witness_has(
     assert result.sets == brute_force_sets(result.witness, properties)
 
 
+def brute_force_maxima(properties: int, largest: int) -> list[int]:
+    """The most sets among n cards of AG(P,3) for n = 0..largest, over every n-subset."""
+    deck = range(3**properties)
+    return [
+        max(brute_force_sets(list(c), properties) for c in itertools.combinations(deck, n))
+        for n in range(largest + 1)
+    ]
+
+
 def test_counting_bound_holds_and_is_met_where_caps_exist() -> None:
-    for cards in range(10):  # every configuration of AG(2,3)
-        best = max(brute_force_sets(list(c), 2) for c in itertools.combinations(range(9), cards))
-        assert best <= counting_bound(2, cards, "max")
+    # Never below the true maximum: every subset of AG(2,3), and of AG(3,3) up to 5 cards.
+    for properties, largest in ((2, 9), (3, 5)):
+        for n, best in enumerate(brute_force_maxima(properties, largest)):
+            assert best <= counting_bound(properties, n, "max")
     # Caps of AG(3,3) have up to 9 cards, so the bound is the maximum for n >= 18 cards.
     assert all(counting_bound(3, n, "max") == TABLE_3[n] for n in range(18, 28))
     assert all(counting_bound(3, n, "max") >= TABLE_3[n] for n in range(3, 18))
+
+
+def test_counting_bound_uses_the_degree_inequality_not_pairs_alone() -> None:
+    # A card lies on at most floor((n-1)/2) sets, so n cards hold at most n floor((n-1)/2)/3:
+    # with 4 cards 1 set (not C(4,2)/3 = 2), with 8 cards 8 (not 9), and both are attained
+    # (Table 3, and brute force of AG(2,3)); the weaker C(n,2)/3 would miss these maxima.
+    maxima_2 = brute_force_maxima(2, 9)
+    for n in (3, 4, 8, 9):
+        assert counting_bound(2, n, "max") == maxima_2[n] == TABLE_3[n]
+        assert counting_bound(3, n, "max") == counting_bound(4, n, "max") == TABLE_3[n]
+    assert all(TABLE_3[n] < comb(n, 2) // 3 for n in (4, 8))
+    assert [counting_bound(3, n, "max") for n in (6, 10, 12)] == [4, 13, 20]
 
 
 def test_fixed_seeds_reproduce() -> None:

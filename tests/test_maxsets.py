@@ -320,3 +320,38 @@ def test_an_empty_store_still_gives_a_witness():
     value = Solver(6, Store(":memory:"), search_cards=0, use_bounds=False).max(9)
     assert value.value == 12 and value.witness == list(range(9))
     assert value.witness_method == "first cards"
+
+
+@pytest.mark.parametrize("min_search_cards", [0, 20, 33, 45, 60, 81])
+def test_the_plan_lists_what_a_value_needs_before_it(min_search_cards):
+    """Every plan ends with the value asked for, repeats no step, and puts m(N-n) (after M(n)'s
+    witnesses and deletion bound) before M(n) where the min search covers N - n, and M(N-n)
+    before m(n) where it does not; whatever the search limit, no value needs itself."""
+    solver = Solver(4, Store(":memory:"), min_search_cards=min_search_cards)
+    cap = len(solver.cap())
+    for sense in ("max", "min"):
+        for n in range(82):
+            steps = solver.plan(sense, n)
+            assert steps[-1] == (sense, n) and len(set(steps)) == len(steps)
+            other = 81 - n
+            if not 2 < n < 81 or (n if sense == "min" else other) <= cap:  # needs nothing
+                assert steps == [(sense, n)]
+                continue
+            if sense == "min" and n > min_search_cards and other <= 2:  # M(other) is trivial
+                assert steps == [("max", other), ("min", n)]
+                continue
+            assert steps[0] == ("table", 3)  # the slice values of AG(3,3) come first
+            if sense == "max" and other <= min_search_cards:
+                start, low = steps.index(("max-start", n)), steps.index(("min", other))
+                assert start < low < len(steps) - 1
+            if sense == "min" and n > min_search_cards:
+                assert ("max", other) in steps[:-1]
+
+
+def test_the_smaller_table_is_a_planned_step_not_a_side_effect():
+    """Reading the (P-1)-dimensional maxima never starts their ~100 s computation; a P = 5 value
+    plans the AG(4,3) table as its first step instead."""
+    solver = Solver(5, Store(":memory:"))
+    assert solver.known_max(4) == {}
+    assert solver.plan("max", 100)[0] == ("table", 4)
+    assert solver.plan("min", 10) == [("min", 10)]  # a cap of 10 cards: nothing else needed

@@ -17,9 +17,19 @@ from setlab.cards import deck_size, vector_of
 from setlab.extremal.bounds import verify_max_bound
 from setlab.extremal.bruteforce import Extremes, exhaustive_table
 from setlab.extremal.identities import complement_sum, total_lines
-from setlab.extremal.maxsets import PROBLEMS, deletion_bound
+from setlab.extremal.maxsets import deletion_bound
 from setlab.extremal.search import level_thresholds, search
-from setlab.store import Result, Store
+from setlab.store import PROBLEMS, Result, Store
+
+__all__ = [
+    "Check",
+    "check_bound",
+    "check_complements",
+    "check_witness",
+    "recount",
+    "slice_values_are_proven",
+    "verify_store",
+]
 
 
 @dataclass(frozen=True)
@@ -144,10 +154,10 @@ def slice_values_are_proven(record: dict[str, Any], store: Store) -> bool:
     False
     """
     flat = int(record["properties"]) - 1
-    assumed = (("known_max", "maxsets", "max"), ("known_min", "minsets", "min"))
-    for key, problem, sense in assumed:
+    assumed = (("known_max", "max"), ("known_min", "min"))
+    for key, sense in assumed:
         for k, value in record.get(key, {}).items():
-            stored = store.get(problem, flat, int(k))
+            stored = store.get(PROBLEMS[sense], flat, int(k))
             if stored is None or stored.bound is None:
                 return False
             if (stored.bound > int(value)) if sense == "max" else (stored.bound < int(value)):

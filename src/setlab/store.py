@@ -7,7 +7,8 @@ record of that bound; it is proven when value == bound. A *checkpoint* is the JS
 finished task of a long search, so an interrupted search resumes where it stopped.
 
 Every write is one SQLite transaction: a crash or Ctrl-C leaves the file as it was before the
-write or after it, never in between.
+write or after it, never in between. The layout of the max/min problems is fixed here
+(:data:`PROBLEMS`, :data:`Sense`), so every module that reads or writes them imports it from here.
 """
 
 from __future__ import annotations
@@ -26,7 +27,14 @@ import platformdirs
 
 from setlab.errors import SetlabError
 
+__all__ = ["PROBLEMS", "Result", "Sense", "Store", "default_store_path", "software_versions"]
+
 Sense = Literal["max", "min"]
+"""Which extreme a result is: the most (``"max"``) or the fewest (``"min"``) sets."""
+
+PROBLEMS: dict[Sense, str] = {"max": "maxsets", "min": "minsets"}
+"""Store problem name of the most and the fewest sets among n cards: M(n) and m(n). ``params``
+is empty, ``cards`` = n, the witness a list of card indices; proof records carry ``method``."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (

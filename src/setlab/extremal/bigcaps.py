@@ -29,6 +29,19 @@ from setlab.cards import MAX_PROPERTIES, check_properties
 from setlab.errors import SetlabError
 from setlab.geometry import indices_of, third_cards
 
+__all__ = [
+    "Priority",
+    "best_construction",
+    "elliptic_quadric_cap",
+    "find_set_in",
+    "greedy_cap",
+    "hill_affine_cap",
+    "hill_cap",
+    "lift",
+    "product_cap",
+    "read_cap_file",
+]
+
 Priority = Callable[[np.ndarray], np.ndarray]
 """A priority function: the (3^P, P) digit matrix of all cards -> one score per card."""
 

@@ -30,9 +30,31 @@ from setlab.extremal.identities import (
     class_count,
     classes_through_direction,
     complement_sets,
+    pair_bound,
     power_sums,
 )
 from setlab.extremal.nearcaps import prove_min_near_caps, verify_near_caps
+
+__all__ = [
+    "NEAR_CAP_BUDGET",
+    "NEAR_CAP_PROPERTIES",
+    "RETRIES",
+    "SOLVER_SECONDS",
+    "SliceProgram",
+    "bound_table",
+    "degree_bound",
+    "max_upper_bound",
+    "min_lower_bound",
+    "prove_max_bound",
+    "prove_min_bound",
+    "slice_maxima",
+    "slice_minima",
+    "slice_program",
+    "solve_cpsat",
+    "solve_highs",
+    "verify_max_bound",
+    "write_mps",
+]
 
 SOLVER_SECONDS = 60.0
 """Time limit per solver call; an undecided model proves nothing."""
@@ -48,19 +70,19 @@ RETRIES = 3
 
 
 def degree_bound(properties: int, cards: int) -> int:
-    """The counting upper bound on sets(S) for |S| = n.
+    """The counting upper bound on sets(S) for |S| = n: the least of two identities.
 
-    A card of S lies in at most floor((n-1)/2) sets of S (its partners pair up), so 3L <=
-    n floor((n-1)/2); and sets(S) = N(N-1)/6 - n(N-n)/2 - sets(S^c) <= N(N-1)/6 - n(N-n)/2.
+    :func:`~setlab.extremal.identities.pair_bound` (a card of S lies in at most floor((n-1)/2)
+    sets of S, its partners pairing up, so 3L <= n floor((n-1)/2)), and
+    :func:`~setlab.extremal.identities.complement_sets` of an empty complement (sets(S) =
+    N(N-1)/6 - n(N-n)/2 - sets(S^c), attained iff S^c is a cap).
 
     Examples
     --------
     >>> [degree_bound(4, n) for n in (3, 9, 27, 61, 81)]
     [1, 12, 117, 470, 1080]
     """
-    if cards < 3:
-        return 0
-    return min(cards * ((cards - 1) // 2) // 3, complement_sets(properties, cards, 0))
+    return min(pair_bound(cards), complement_sets(properties, cards, 0))
 
 
 def slice_maxima(properties: int, known_max: dict[int, int]) -> list[int]:

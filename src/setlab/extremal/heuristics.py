@@ -11,18 +11,29 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Literal
 
 import numba as nb
 import numpy as np
 
 from setlab.cards import check_properties, deck_size
 from setlab.errors import SetlabError
+from setlab.extremal.bounds import degree_bound
 from setlab.find import count_sets
 from setlab.geometry import third_card_table
-from setlab.store import Store
+from setlab.kernels import add_card, pair_completions, remove_card, sets_of_completions
+from setlab.store import PROBLEMS, Sense, Store
 
-Sense = Literal["max", "min"]
+__all__ = [
+    "CUBE_SIZE",
+    "AnnealResult",
+    "NestedConfigurations",
+    "cmm",
+    "counting_bound",
+    "default_iterations",
+    "local_search",
+    "record_cmm",
+    "record_search",
+]
 
 CUBE_SIZE = 9
 """Cards per cube: a cube is the 2-flat of the 9 cards sharing their first P - 2 digits."""
@@ -85,9 +96,7 @@ def _cmm_kernel(third, properties):  # pragma: no cover - compiled
                     ):
                         best = c
                 card = best
-        sets[turn] = sets[turn - 1] + completes[card]
-        for k in range(turn - 1):
-            completes[third[order[k], card]] += 1
+        sets[turn] = sets[turn - 1] + add_card(completes, order[: turn - 1], card, third)
         order[turn - 1] = card
         selected[card] = True
     return order, sets
@@ -172,14 +181,8 @@ def _anneal(third, start, iterations, t_start, t_end, sign):  # pragma: no cover
         if not inside[z]:
             outside[k] = z
             k += 1
-    completes = np.zeros(n_deck, dtype=np.int64)
-    for i in range(n):
-        for j in range(i + 1, n):
-            completes[third[members[i], members[j]]] += 1
-    sets = 0
-    for x in members:
-        sets += completes[x]
-    sets //= 3
+    completes = pair_completions(members, third)
+    sets = sets_of_completions(members, completes)
     best = sets
     best_members = members.copy()
     if n == 0 or n == n_deck:
@@ -197,13 +200,14 @@ def _anneal(third, start, iterations, t_start, t_end, sign):  # pragma: no cover
         if gain < 0 and np.random.random() >= math.exp(gain / temperature):
             continue
         inside[x] = False
-        for a in members:  # pairs {a, x} leave S
-            if a != x:
-                completes[third[a, x]] -= 1
+        # Move x to the last slot so members[:n - 1] is S - {x}; the pairs {a, x} leave, the
+        # pairs {a, y} enter; y takes the slot of x, keeping the order of members (which the
+        # random proposals index) as it was.
+        members[i], members[n - 1] = members[n - 1], x
+        remove_card(completes, members[: n - 1], x, third)
+        add_card(completes, members[: n - 1], y, third)
+        members[n - 1] = members[i]
         members[i] = y
-        for a in members:  # pairs {a, y} enter S
-            if a != y:
-                completes[third[a, y]] += 1
         inside[y] = True
         outside[j] = x
         sets += delta
@@ -214,8 +218,8 @@ def _anneal(third, start, iterations, t_start, t_end, sign):  # pragma: no cover
 
 
 @dataclass(frozen=True)
-class SearchResult:
-    """The best configuration a local search found, and how it was found."""
+class AnnealResult:
+    """The best configuration the annealed local search found, and how it was found."""
 
     properties: int
     cards: int
@@ -236,24 +240,26 @@ class SearchResult:
 
 
 def counting_bound(properties: int, cards: int, sense: Sense) -> int:
-    """The bound no configuration can pass: 0 for the minimum; for the maximum, with N = 3^P
-    and m = N - n, min(C(n,2) // 3, lines - m(N-1)/2 + C(m,2)).
+    """The bound no configuration can pass: 0 for the minimum; for the maximum
+    :func:`setlab.extremal.bounds.degree_bound`, with N = 3^P and m = N - n,
+    min(n floor((n-1)/2) // 3, N(N-1)/6 - nm/2).
 
-    The first holds as a pair lies in at most one set; the second as the sets of S and of its
-    complement satisfy sets(S) = lines - m(N-1)/2 + C(m,2) - sets(complement) (count the lines
-    by how many cards of S they hold). It is attained when the complement can be a cap.
+    The first holds as a card of S lies in at most floor((n-1)/2) sets of S (the other cards
+    pair up around it; :func:`~setlab.extremal.identities.pair_bound`), the second as
+    sets(S) = N(N-1)/6 - nm/2 - sets(complement) (count the lines by how many cards of S they
+    hold; :func:`~setlab.extremal.identities.complement_sum`). The second is attained when the
+    complement can be a cap; the first, for instance, by a flat of 3, 9 or 27 cards.
 
     Examples
     --------
     >>> counting_bound(4, 61, "max"), counting_bound(3, 18, "max"), counting_bound(4, 30, "min")
     (470, 36, 0)
+    >>> counting_bound(3, 8, "max")  # 8 cards: each on at most 3 sets, so at most 8 sets
+    8
     """
     if sense == "min":
         return 0
-    n_deck = deck_size(properties)
-    m = n_deck - cards
-    lines = n_deck * (n_deck - 1) // 6
-    return min(math.comb(cards, 2) // 3, lines - m * (n_deck - 1) // 2 + math.comb(m, 2))
+    return degree_bound(properties, cards)
 
 
 def default_iterations(properties: int) -> int:
@@ -271,7 +277,7 @@ def local_search(
     seed: int = 0,
     iterations: int | None = None,
     target: int | None = None,
-) -> SearchResult:
+) -> AnnealResult:
     """Best configuration of ``cards`` cards for the number of sets, by annealed card swaps.
 
     Restart r anneals from temperature 2 down to 0.05 over ``iterations`` proposed swaps; for
@@ -330,27 +336,27 @@ def local_search(
     if count_sets(witness, properties) != best:  # the incremental counts are an invariant
         raise AssertionError("local search lost track of its set count")
     elapsed = time.perf_counter() - started
-    return SearchResult(properties, cards, sense, best, witness, seed, done, elapsed, seconds)
+    return AnnealResult(properties, cards, sense, best, witness, seed, done, elapsed, seconds)
 
 
 # -- the results store ---------------------------------------------------------------------------
 
 
 def record_cmm(store: Store, result: NestedConfigurations) -> int:
-    """Store every CMM configuration as a "maxsets" witness; return how many improved the store."""
+    """Store every CMM configuration as a max witness; return how many improved the store."""
     improved = 0
     for n in range(1, len(result.order) + 1):
         improved += store.record_witness(
-            "maxsets", result.properties, n, "max", int(result.sets[n]), result.witness(n), "cmm"
-        )
+            PROBLEMS["max"], result.properties, n, "max", int(result.sets[n]), result.witness(n),
+            "cmm",
+        )  # fmt: skip
     return improved
 
 
-def record_search(store: Store, result: SearchResult) -> bool:
-    """Store a search's configuration ("maxsets" or "minsets"); True if it improved the store."""
-    problem = "maxsets" if result.sense == "max" else "minsets"
+def record_search(store: Store, result: AnnealResult) -> bool:
+    """Store a search's configuration as a max or min witness; True if it improved the store."""
     return store.record_witness(
-        problem,
+        PROBLEMS[result.sense],
         result.properties,
         result.cards,
         result.sense,

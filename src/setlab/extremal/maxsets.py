@@ -5,17 +5,18 @@ n(N-n)/2 (a line meets S in 0..3 points; count lines by how many), so M(N-n) = t
 m(n) = 0 while an n-cap exists. M(n) comes from witnesses (constructions, the store) and upper
 bounds: deletion from M(n-1), the pruned search, or the bounds module.
 
-Store layout (owned here): problem ``"maxsets"`` (sense ``"max"``) and ``"minsets"`` (sense
-``"min"``), ``params`` empty, the witness a list of card indices; proof records carry ``method``.
+The store layout of both problems is :data:`setlab.store.PROBLEMS` (re-exported here).
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 from setlab.cards import check_properties, deck_size, vector_of
 from setlab.errors import SetlabError
@@ -23,14 +24,25 @@ from setlab.extremal.bigcaps import best_construction
 from setlab.extremal.bounds import max_upper_bound
 from setlab.extremal.bruteforce import exhaustive_table
 from setlab.extremal.heuristics import local_search
-from setlab.extremal.identities import complement_sum, total_lines
-from setlab.extremal.search import Sense, job_name, search
+from setlab.extremal.identities import complement_sum, least_degree_bound, total_lines
+from setlab.extremal.search import job_name, search
 from setlab.find import count_sets
 from setlab.geometry import indices_of, third_card_table
-from setlab.store import Result, Store
+from setlab.kernels import pair_completions
+from setlab.store import PROBLEMS, Result, Sense, Store
 
-PROBLEMS: dict[str, str] = {"max": "maxsets", "min": "minsets"}
-"""Store problem name per sense."""
+__all__ = [
+    "DEFAULT_ANNEAL_RESTARTS",
+    "DEFAULT_MIN_SEARCH_CARDS",
+    "DEFAULT_SEARCH_CARDS",
+    "KNOWN_CAP_SIZES",
+    "PROBLEMS",
+    "Solver",
+    "Step",
+    "Value",
+    "cap_witness",
+    "deletion_bound",
+]
 
 KNOWN_CAP_SIZES = {1: 2, 2: 4, 3: 9, 4: 20, 5: 45, 6: 112}
 """Largest caps of AG(P,3) (Pellegrino 1971 for P = 4; Edel, Ferret, Landjev, Storme 2002 for
@@ -46,6 +58,12 @@ by the complement identity, which closes the P = 4 table: every M(n) and m(n) pr
 100 s on 2 cores."""
 
 
+Step = tuple[str, int]
+"""One unit of the solver's work, run once per solver: ``("table", P')`` solves every M(n), m(n)
+of AG(P',3) (the constructions and slice bounds of AG(P'+1,3) rest on them); ``("max-start", n)``
+records M(n)'s witnesses and deletion bound; ``("max", n)`` and ``("min", n)`` solve M(n), m(n)
+from what their prerequisites stored. :meth:`Solver.plan` orders them."""
+
 DEFAULT_ANNEAL_RESTARTS = 200
 """Annealing restarts per open minimum: a fixed number, so every machine finds the same witness
 (P = 5: about 1 s each; it narrows the open m(46..80) by 40 % in all, and M(163..197) with them)."""
@@ -54,8 +72,11 @@ DEFAULT_ANNEAL_RESTARTS = 200
 def deletion_bound(cards: int, previous: int) -> int:
     """Largest T that deleting a card cannot refute, given M(n-1) <= previous.
 
-    An n-card configuration with T sets has a card on at most min(floor(3T/n), floor((n-1)/2))
-    of them, so M(n-1) >= T - that; hence M(n) <= the largest such T.
+    An n-card configuration with T sets has a card on at most
+    :func:`~setlab.extremal.identities.least_degree_bound` (n, T) = min(floor(3T/n),
+    floor((n-1)/2)) of them; deleting it leaves n - 1 cards with at least T - that many sets, so
+    M(n-1) >= T - least_degree_bound(n, T). That amount does not decrease with T, so the T it
+    does not push above ``previous`` run from 0 up to one largest T, and M(n) <= that T.
 
     Examples
     --------
@@ -65,7 +86,7 @@ def deletion_bound(cards: int, previous: int) -> int:
     if cards < 3:
         return 0
     t = previous
-    while (t + 1) - min(3 * (t + 1) // cards, (cards - 1) // 2) <= previous:
+    while (t + 1) - least_degree_bound(cards, t + 1) <= previous:
         t += 1
     return t
 
@@ -215,6 +236,7 @@ class Solver:
         self.seconds: dict[tuple[Sense, int], float] = {}
         self._cap: list[int] | None = None
         self._jobs: set[str] = set()
+        self._done: set[Step] = set()
 
     def forget_checkpoints(self) -> None:
         """Drop the checkpoints of the searches this solver finished (their results are stored;
@@ -282,21 +304,12 @@ class Solver:
             self._witness("min", e.min_witness, "exhaustive")
             self._bound("min", e.cards, e.min, dict(proof, value=e.min))
 
-    def _max_results(self, properties: int) -> list[Result]:
-        """Stored max results of AG(``properties``,3). For P <= 4, whose tables setlab proves
-        completely (P = 4 in about 100 s), the table is computed and stored first if any value
-        is missing: the slice bounds of the next dimension rest on it."""
-        results = self.store.results(PROBLEMS["max"], properties)
-        if properties <= 4 and sum(r.proven for r in results) < deck_size(properties) + 1:
-            Solver(properties, self.store, workers=self.workers).table()
-            results = self.store.results(PROBLEMS["max"], properties)
-        return results
-
     def known_max(self, properties: int) -> dict[int, int]:
-        """Proven M(n) of AG(``properties``,3) by n (the bounds module's ``known_max``)."""
+        """Proven M(n) of AG(``properties``,3) by n, as stored (the bounds module's
+        ``known_max``). The plan of a value that needs them solves them first: see :meth:`plan`."""
         return {
             r.cards: r.bound
-            for r in self._max_results(properties)
+            for r in self.store.results(PROBLEMS["max"], properties)
             if r.proven and r.bound is not None
         }
 
@@ -305,14 +318,15 @@ class Solver:
         x_0 = 0 (a leading digit 0 keeps every index)."""
         return {
             r.cards: r.witness
-            for r in self._max_results(self.properties - 1)
+            for r in self.store.results(PROBLEMS["max"], self.properties - 1)
             if r.witness is not None
         }
 
     def constructions(self, cards: int) -> list[tuple[list[int], str]]:
         """Candidate max witnesses: the best (P-1)-dimensional ones embedded, and a full
         hyperplane H with (P-1)-optimal sets A, B in the two parallel hyperplanes (sets inside
-        H, A, B, and all |A||B| lines through a point of A, one of B and one of H)."""
+        H, A, B, and all |A||B| lines through a point of A, one of B and one of H). They come
+        from the stored (P-1)-dimensional witnesses (the ``("table", P - 1)`` step of a plan)."""
         sub = self._sub_witnesses()
         third = self.size // 3
         out: list[tuple[list[int], str]] = []
@@ -328,16 +342,95 @@ class Solver:
         return out
 
     def _extend_greedily(self, cards: int) -> tuple[list[int], str] | None:
-        """The witness for n-1 plus the card completing most sets with it."""
+        """The witness for n-1 plus the card completing most sets with it (the first such card:
+        adding z creates as many sets as pairs of the witness have third card z)."""
         previous = self.get("max", cards - 1).witness
         if not previous or len(previous) != cards - 1:
             return None
-        table = third_card_table(self.properties).astype(np.int64)
-        s = np.asarray(previous)
-        i, j = np.triu_indices(len(s), 1)
-        gain = np.bincount(table[s[i], s[j]], minlength=self.size)
+        s = np.asarray(previous, dtype=np.int64)
+        gain = pair_completions(s, third_card_table(self.properties))
         gain[s] = -1
         return sorted([*previous, int(np.argmax(gain))]), "greedy extension"
+
+    # -- the plan: which steps a value needs, in order ------------------------------------------
+
+    def _needs_sub_table(self) -> bool:
+        """True when the (P-1)-dimensional table must be solved first: its witnesses feed the
+        constructions and its proven maxima the slice bounds. Setlab proves the whole table for
+        P - 1 <= 4 (P - 1 = 4 in about 100 s), so it is solved when any value is missing."""
+        below = self.properties - 1
+        if not 3 <= below <= 4:
+            return False
+        proven = sum(r.proven for r in self.store.results(PROBLEMS["max"], below))
+        return proven < deck_size(below) + 1
+
+    def _settled(self, sense: Sense, cards: int) -> bool:
+        """True when M(n) or m(n) needs no other value: proven already, P <= 3 (one exhaustive
+        walk), n <= 2 or n = N, or a cap of n cards (min) or of N - n cards (max) is known."""
+        if self.properties <= 3 or not 2 < cards < self.size or self.get(sense, cards).proven:
+            return True
+        other = cards if sense == "min" else self.size - cards
+        return other <= len(self.cap())
+
+    def _prerequisites(self, step: Step) -> list[Step]:
+        """The steps that must run before ``step``, in order (see :data:`Step`).
+
+        ``("max", n)``: M(n)'s witnesses and deletion bound (``"max-start"``), and m(N-n) when
+        the min search covers N - n (its search starts from that bound, and M(n) is read off it
+        by the complement identity). ``("min", n)``: M(N-n) when the min search does not cover
+        n (m(n) is read off it). Both need the (P-1)-dimensional table for the constructions and
+        the slice bounds. The arrows run max -> min only where N - n <= ``min_search_cards``
+        and min -> max only where n > ``min_search_cards``, so no value needs itself.
+        """
+        kind, cards = step
+        if kind in ("table", "max-start") or self._settled(kind, cards):
+            return []
+        table: list[Step] = [("table", self.properties - 1)] if self._needs_sub_table() else []
+        if kind == "max":
+            other: list[Step] = (
+                [("min", self.size - cards)] if self.size - cards <= self.min_search_cards else []
+            )
+            return [*table, ("max-start", cards), *other]
+        if cards <= self.min_search_cards:
+            return table
+        return [("max", self.size - cards)]
+
+    def plan(self, sense: Sense, cards: int) -> list[Step]:
+        """The steps that solve M(n) (``"max"``) or m(n) (``"min"``), prerequisites first, each
+        once, leaving out what this solver has done already.
+
+        The dependency graph is acyclic (see :meth:`_prerequisites`), so a depth-first walk over
+        it lists every step after the steps it needs; the solver then runs them in this order,
+        each reading what it needs from the store.
+
+        Examples
+        --------
+        >>> solver = Solver(4, Store(":memory:"))
+        >>> solver.plan("max", 50)
+        [('table', 3), ('max-start', 50), ('min', 31), ('max', 50)]
+        >>> solver.plan("min", 40)
+        [('table', 3), ('max-start', 41), ('max', 41), ('min', 40)]
+        >>> solver.plan("min", 12), solver.plan("max", 70)
+        ([('min', 12)], [('max', 70)])
+        """
+        self._check(cards)
+        order: list[Step] = []
+        waiting: set[Step] = set()  # listed once the steps they need are
+        pending: list[tuple[Step, bool]] = [((sense, cards), False)]
+        while pending:  # depth-first, post-order
+            step, expanded = pending.pop()
+            if step in order or step in self._done:
+                continue
+            if expanded:
+                waiting.discard(step)
+                order.append(step)
+                continue
+            if step in waiting:  # cannot happen while the arrows run as documented
+                raise SetlabError(f"the solver's plan needs {step} before itself")
+            waiting.add(step)
+            pending.append((step, True))
+            pending.extend((need, False) for need in reversed(self._prerequisites(step)))
+        return order
 
     # -- the two problems ----------------------------------------------------------------------
 
@@ -350,17 +443,42 @@ class Solver:
         return self._solve("min", cards)
 
     def _solve(self, sense: Sense, cards: int) -> Value:
-        """Run the methods for M(n) or m(n) once per solver: a later call (the other problem
-        asking for this value) reads the store, so an open value is not searched for again and
-        its time stays that of the call that worked on it."""
-        self._check(cards)
-        if (sense, cards) not in self.seconds:
-            self.seconds[sense, cards] = 0.0  # set first: the methods may ask for it again
-            started = time.perf_counter()
-            solve = self._max if sense == "max" else self._min
-            solve(cards)
+        """Run the steps of :meth:`plan` once per solver: a later call (the other problem asking
+        for this value) reads the store, so an open value is not searched for again.
+
+        :attr:`seconds` of the value asked for is the time of its whole plan (the values it
+        needed first included); a value solved on the way gets the time of its own steps.
+        """
+        steps = self.plan(sense, cards)
+        started = time.perf_counter()
+        for step in steps:
+            began = time.perf_counter()
+            self._run(step)
+            self._done.add(step)
+            kind, n = step
+            if kind != "table":
+                value: tuple[Sense, int] = ("min" if kind == "min" else "max", n)
+                self.seconds[value] = self.seconds.get(value, 0.0) + time.perf_counter() - began
+        if steps:  # the last step solved this value
             self.seconds[sense, cards] = time.perf_counter() - started
         return self.get(sense, cards)
+
+    def _run(self, step: Step) -> None:
+        kind, cards = step
+        if kind == "table":
+            self._sub_table(cards)
+        elif kind == "max-start":
+            self._max_start(cards)
+        elif kind == "max":
+            self._max(cards)
+        else:
+            self._min(cards)
+
+    def _sub_table(self, properties: int) -> None:
+        """Solve and store every M(n), m(n) of AG(``properties``,3), with a progress bar."""
+        Solver(properties, self.store, workers=self.workers).table(
+            f"AG({properties},3) first (AG({self.properties},3) rests on it)"
+        )
 
     def _max_witnesses(self, cards: int) -> None:
         """Record the constructions, the greedy extension and the first n cards (a prefix of
@@ -372,7 +490,17 @@ class Solver:
         for witness, method in candidates:
             self._witness("max", witness, method)
 
+    def _max_start(self, cards: int) -> None:
+        """M(n)'s witnesses, and its deletion bound if M(n-1) is bounded in the store."""
+        self._max_witnesses(cards)
+        previous = self.get("max", cards - 1)
+        if previous.bound is not None:
+            bound = deletion_bound(cards, previous.bound)
+            self._bound("max", cards, bound, {"method": "deletion", "previous": previous.bound})
+
     def _max(self, cards: int) -> None:
+        """M(n) once its prerequisites are stored: exhaustive (P <= 3), trivial, the complement
+        of a cap, or m(N-n) by the complement identity; then the search or the bounds module."""
         if self.get("max", cards).proven:
             return
         if self.properties <= 3:
@@ -383,13 +511,8 @@ class Solver:
             cap = self.cap()[: self.size - cards]
             self._witness("max", self._complement(cap), "complement of cap")
             return self._max_from_min(cards, 0)
-        self._max_witnesses(cards)
-        previous = self.get("max", cards - 1)
-        if previous.bound is not None:
-            bound = deletion_bound(cards, previous.bound)
-            self._bound("max", cards, bound, {"method": "deletion", "previous": previous.bound})
         if self.size - cards <= self.min_search_cards:  # M(n) from m(N-n) by the identity
-            low = self.min(self.size - cards)
+            low = self.get("min", self.size - cards)
             if low.witness is not None:
                 self._witness("max", self._complement(low.witness), "complement")
             if low.bound is not None:
@@ -429,6 +552,8 @@ class Solver:
         self._bound(sense, cards, bound, result.record())
 
     def _min(self, cards: int) -> None:
+        """m(n) once its prerequisites are stored: exhaustive, trivial, a cap, M(N-n) by the
+        complement identity, then the min search or the annealed search for a witness."""
         if self.get("min", cards).proven:
             return
         if self.properties <= 3:
@@ -446,8 +571,8 @@ class Solver:
         if searching:  # only the witnesses of M(N-n): its bound comes from this minimum
             self._max_witnesses(self.size - cards)
             other = self.get("max", self.size - cards)
-        else:
-            other = self.max(self.size - cards)
+        else:  # M(N-n) is a prerequisite: solved already
+            other = self.get("max", self.size - cards)
         if other.witness is not None:
             self._witness("min", self._complement(other.witness), "complement")
         if other.bound is not None and identity - other.bound > 0:
@@ -471,17 +596,25 @@ class Solver:
         self._witness("min", found.witness, found.method)
         self._witness("max", self._complement(found.witness), "complement")
 
-    def table(self) -> list[dict[str, Any]]:
+    def table(self, description: str | None = None) -> list[dict[str, Any]]:
         """Every n = 0..N: max, min, proven flags, methods and seconds (the CLI's ``--table``).
 
         Max values first in increasing n (each deletion bound uses the previous one), then the
         minima, mostly by the complement identity. A row's seconds are the time of its calls,
         including values they needed first (M(48) runs the min search for m(33) for P = 4).
+        A progress bar on stderr (labelled ``description``) counts the values.
         """
-        for n in range(self.size + 1):
-            self.max(n)
-        for n in range(self.size + 1):
-            self.min(n)
+        values = [(sense, n) for sense in ("max", "min") for n in range(self.size + 1)]
+        bar = tqdm(
+            values,
+            desc=description or f"M(n), m(n) of AG({self.properties},3)",
+            unit="value",
+            file=sys.stderr,
+            disable=None,  # silent when stderr is not a terminal
+            leave=False,
+        )
+        for sense, n in bar:
+            self._solve(sense, n)
         self.forget_checkpoints()
         rows = []
         for n in range(self.size + 1):

@@ -15,15 +15,9 @@ from setlab.extremal.heuristics import cmm, counting_bound, default_iterations, 
 from setlab.find import count_sets
 from setlab.render import configuration_svg
 from setlab.report.model import Claim, Claims, Context, Figure, Number, Section, Table, Text
+from setlab.seeds import TABLE_3
 
 TITLE = "The paper: the consecutive-maximization method (section 3.4)"
-
-TABLE_3 = {
-    3: 1, 4: 1, 5: 2, 6: 3, 7: 5, 8: 8, 9: 12, 10: 12, 11: 13, 12: 14, 13: 16, 14: 19, 15: 23,
-    16: 26, 17: 30, 18: 36, 19: 41, 20: 47, 21: 54, 22: 62, 23: 71, 24: 81, 25: 92, 26: 104,
-    27: 117,
-}  # fmt: skip
-"""Table 3 of the paper: the maximum number of sets among n cards with 3 properties."""
 
 SEED = 0
 """Seed of every local search in this section (restart r depends only on (SEED, r))."""
@@ -38,7 +32,8 @@ QUICK_SIZES_P4 = (16, 17, 18, 19, 20, 27, 54, 61)
 
 
 def _search(context: Context, properties: int, cards: int, restarts: int) -> Number:
-    """A local search for the maximum as a Number whose value is its :class:`SearchResult`."""
+    """A local search for the maximum as a Number whose value is its
+    :class:`~setlab.extremal.heuristics.AnnealResult`."""
     return context.compute(
         f"local_search(P={properties}, n={cards}, seed={SEED}, at most {restarts} restarts)",
         local_search, properties, cards, "max", seconds=None, restarts=restarts, seed=SEED,
@@ -157,10 +152,12 @@ def build(context: Context) -> Section:
                 "so every value below is the same on any machine). `local_search` re-counts each "
                 "witness with `count_sets`, and the n = 18 witness is re-counted again here. "
                 "These are lower bounds for the maximum: a value is proven optimal only where "
-                "it meets the counting bound `counting_bound` (sets <= C(n,2)/3 as a pair lies "
-                "in one set at most, and sets <= lines - m(3^P - 1)/2 + C(m,2) with m = 3^P - n, "
-                "with equality iff the other m cards form a cap); with 3 properties it is the "
-                "maximum for n >= 18, with 4 for n >= 61. At n = 18 with 3 properties it is "
+                "it meets the counting bound `counting_bound` (sets <= n floor((n-1)/2)/3, as a "
+                "card lies on at most floor((n-1)/2) sets, the other cards pairing up around "
+                "it; and sets <= lines - m(3^P - 1)/2 + C(m,2) with m = 3^P - n, with equality "
+                "iff the other m cards form a cap); it is the maximum for n <= 4, 8, 9 and, "
+                "with 3 properties, n >= 18, with 4, n = 26, 27 and n >= 61. At n = 18 with 3 "
+                "properties it is "
                 f"{bound_18}, {optimal_18}."
             ),
             Claims(claims, "CMM's value at n = 18 and the 36 sets of Table 3, computed now."),

@@ -18,8 +18,7 @@ from setlab.cards import Card, deck_size
 from setlab.certificates import check_bound, check_witness
 from setlab.extremal.bruteforce import brute_force_extremes
 from setlab.extremal.identities import total_lines
-from setlab.extremal.maxsets import PROBLEMS, Solver, Value
-from setlab.extremal.search import Sense
+from setlab.extremal.maxsets import Solver, Value
 from setlab.render import configuration_svg
 from setlab.report.model import (
     Block,
@@ -34,7 +33,7 @@ from setlab.report.model import (
     format_seconds,
 )
 from setlab.seeds import TABLE_1, TABLE_2, TABLE_3, TABLE_3_SECONDS
-from setlab.store import Result, Store
+from setlab.store import PROBLEMS, Result, Sense, Store
 
 TITLE = "The paper: the most sets among n cards (Tables 1-3 and the open question)"
 
