@@ -19,6 +19,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+__all__ = [
+    "METHODS",
+    "Triple",
+    "Vector",
+    "encode_bits",
+    "find_sets_bits",
+    "find_sets_dict",
+    "find_sets_generate_and_test",
+    "find_sets_mod",
+    "find_sets_packed",
+    "is_set_mod",
+    "is_set_readable",
+    "third_card_bits",
+    "third_card_simple",
+]
+
 Vector = tuple[int, ...]
 Triple = tuple[int, int, int]
 

@@ -26,6 +26,21 @@ from functools import cache
 
 from setlab.errors import SetlabError
 
+__all__ = [
+    "CODE_LETTERS",
+    "MAX_PROPERTIES",
+    "PROPERTY_NAMES",
+    "VALUE_NAMES",
+    "Card",
+    "check_properties",
+    "deck",
+    "deck_size",
+    "index_of",
+    "parse_board",
+    "parse_card",
+    "vector_of",
+]
+
 MAX_PROPERTIES = 10
 """Largest P that card parsing accepts (3^10 = 59049 cards)."""
 

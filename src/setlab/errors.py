@@ -7,6 +7,10 @@ CLI turns it into ``error: <message>`` on stderr and exit code 2.
 
 from __future__ import annotations
 
+__all__ = [
+    "SetlabError",
+]
+
 
 class SetlabError(ValueError):
     """Bad input, described in one line.

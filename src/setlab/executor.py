@@ -22,6 +22,11 @@ from tqdm import tqdm
 from setlab.errors import SetlabError
 from setlab.store import Store
 
+__all__ = [
+    "default_workers",
+    "run_tasks",
+]
+
 _PR_SET_PDEATHSIG = 1
 """Linux prctl option: the signal a process receives when its parent dies."""
 

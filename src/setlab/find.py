@@ -24,6 +24,16 @@ from setlab.errors import SetlabError
 from setlab.geometry import third_card_table
 from setlab.kernels import count_batch, fill_batch, sets_of_board
 
+__all__ = [
+    "Board",
+    "count_sets",
+    "count_sets_batch",
+    "find_sets",
+    "find_sets_batch",
+    "is_set",
+    "third_card",
+]
+
 Board = Sequence[int | Card] | np.ndarray
 """A board: cards as :class:`Card` objects or indices, in table order."""
 

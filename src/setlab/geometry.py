@@ -20,6 +20,23 @@ import numpy as np
 from setlab.cards import check_properties, deck_size
 from setlab.errors import SetlabError
 
+__all__ = [
+    "AffineMap",
+    "affine_group_order",
+    "digits",
+    "flats",
+    "indices_of",
+    "linear_forms",
+    "lines",
+    "parallel_classes",
+    "random_affine_map",
+    "rank_mod3",
+    "span",
+    "third_card_table",
+    "third_cards",
+    "weights",
+]
+
 
 def _index_dtype(properties: int) -> type[np.unsignedinteger]:
     return np.uint8 if 3**properties <= 256 else np.uint16

@@ -18,6 +18,12 @@ from setlab.cards import check_properties, deck_size
 from setlab.errors import SetlabError
 from setlab.geometry import digits, third_card_table
 
+__all__ = [
+    "Extremes",
+    "brute_force_extremes",
+    "exhaustive_table",
+]
+
 
 @dataclass(frozen=True)
 class Extremes:

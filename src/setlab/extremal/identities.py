@@ -17,6 +17,21 @@ from setlab.cards import deck_size
 from setlab.errors import SetlabError
 from setlab.geometry import lines, parallel_classes
 
+__all__ = [
+    "across_bounds",
+    "class_count",
+    "classes_through_direction",
+    "complement_sets",
+    "complement_sum",
+    "greatest_degree_bound",
+    "inside_sets",
+    "least_degree_bound",
+    "pair_bound",
+    "power_sums",
+    "slice_sizes",
+    "total_lines",
+]
+
 
 def class_count(properties: int) -> int:
     """C = (3^P - 1)/2, the number of parallel classes of hyperplanes of AG(P,3).

@@ -30,6 +30,12 @@ from setlab.report.model import (
     format_value,
 )
 
+__all__ = [
+    "Report",
+    "build_report",
+    "inline_html",
+]
+
 
 @dataclass(frozen=True)
 class Report:

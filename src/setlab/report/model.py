@@ -19,6 +19,20 @@ from setlab.errors import SetlabError
 from setlab.render.drawing import Drawing
 from setlab.store import Result, Store
 
+__all__ = [
+    "Block",
+    "Claim",
+    "Claims",
+    "Context",
+    "Figure",
+    "Number",
+    "Section",
+    "Table",
+    "Text",
+    "format_seconds",
+    "format_value",
+]
+
 
 def format_value(value: object) -> str:
     """Integers with thousands separators, floats to 4 significant digits, the rest as str.
