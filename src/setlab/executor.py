@@ -24,6 +24,7 @@ from setlab.store import Store
 
 __all__ = [
     "default_workers",
+    "process_pool",
     "run_tasks",
 ]
 
@@ -70,6 +71,22 @@ def _worker_start(parent: int) -> None:
         ctypes.CDLL(name, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(1)
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes that die with this one and leave Ctrl-C to it.
+
+    Every pool of setlab comes from here, so no worker outlives a killed job.
+
+    Examples
+    --------
+    >>> with process_pool(1) as pool:
+    ...     pool.submit(abs, -3).result()
+    3
+    """
+    return ProcessPoolExecutor(
+        max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),)
+    )
 
 
 def run_tasks(
@@ -134,9 +151,7 @@ def run_tasks(
             for key in todo:
                 finish(key, function(*tasks[key]))
         else:
-            pool = executor or ProcessPoolExecutor(
-                max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),)
-            )
+            pool = executor or process_pool(workers)
             try:
                 running: dict[Future[Any], str] = {
                     pool.submit(function, *tasks[key]): key for key in todo

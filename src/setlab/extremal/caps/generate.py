@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -22,7 +22,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from setlab.executor import default_workers, run_tasks
+from setlab.executor import default_workers, process_pool, run_tasks
 from setlab.extremal.caps.deck import Deck, deck, deck_pair_completions
 from setlab.store import Store
 
@@ -238,7 +238,7 @@ def generate(
             }
             parallel = workers > 1 and len(tasks) > 2
             if parallel and pool is None:
-                pool = ProcessPoolExecutor(max_workers=workers)
+                pool = process_pool(workers)
             results = run_tasks(
                 job,
                 tasks,
