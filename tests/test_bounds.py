@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from setlab.errors import SetlabError
 from setlab.extremal.bounds import (
-    degree_bound,
     max_upper_bound,
     prove_max_bound,
     prove_min_bound,
@@ -25,6 +24,7 @@ from setlab.extremal.bounds import (
 from setlab.extremal.identities import (
     across_bounds,
     complement_sets,
+    degree_bound,
     inside_sets,
     power_sums,
     slice_sizes,

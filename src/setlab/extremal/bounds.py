@@ -30,7 +30,7 @@ from setlab.extremal.identities import (
     class_count,
     classes_through_direction,
     complement_sets,
-    pair_bound,
+    degree_bound,
     power_sums,
 )
 from setlab.extremal.nearcaps import prove_min_near_caps, verify_near_caps
@@ -42,7 +42,6 @@ __all__ = [
     "SOLVER_SECONDS",
     "SliceProgram",
     "bound_table",
-    "degree_bound",
     "max_upper_bound",
     "min_lower_bound",
     "prove_max_bound",
@@ -67,22 +66,6 @@ NEAR_CAP_BUDGET = 5
 
 RETRIES = 3
 """Thresholds tried above an optimum before falling back to the degree bound."""
-
-
-def degree_bound(properties: int, cards: int) -> int:
-    """The counting upper bound on sets(S) for |S| = n: the least of two identities.
-
-    :func:`~setlab.extremal.identities.pair_bound` (a card of S lies in at most floor((n-1)/2)
-    sets of S, its partners pairing up, so 3L <= n floor((n-1)/2)), and
-    :func:`~setlab.extremal.identities.complement_sets` of an empty complement (sets(S) =
-    N(N-1)/6 - n(N-n)/2 - sets(S^c), attained iff S^c is a cap).
-
-    Examples
-    --------
-    >>> [degree_bound(4, n) for n in (3, 9, 27, 61, 81)]
-    [1, 12, 117, 470, 1080]
-    """
-    return min(pair_bound(cards), complement_sets(properties, cards, 0))
 
 
 def slice_maxima(properties: int, known_max: dict[int, int]) -> list[int]:

@@ -17,7 +17,7 @@ import numpy as np
 
 from setlab.cards import check_properties, deck_size
 from setlab.errors import SetlabError
-from setlab.extremal.bounds import degree_bound
+from setlab.extremal.identities import degree_bound
 from setlab.find import count_sets
 from setlab.geometry import third_card_table
 from setlab.kernels import add_card, pair_completions, remove_card, sets_of_completions
@@ -241,7 +241,7 @@ class AnnealResult:
 
 def counting_bound(properties: int, cards: int, sense: Sense) -> int:
     """The bound no configuration can pass: 0 for the minimum; for the maximum
-    :func:`setlab.extremal.bounds.degree_bound`, with N = 3^P and m = N - n,
+    :func:`setlab.extremal.identities.degree_bound`, with N = 3^P and m = N - n,
     min(n floor((n-1)/2) // 3, N(N-1)/6 - nm/2).
 
     The first holds as a card of S lies in at most floor((n-1)/2) sets of S (the other cards

@@ -23,6 +23,7 @@ __all__ = [
     "classes_through_direction",
     "complement_sets",
     "complement_sum",
+    "degree_bound",
     "greatest_degree_bound",
     "inside_sets",
     "least_degree_bound",
@@ -222,3 +223,19 @@ def across_bounds(a: int, b: int, c: int, flat: int) -> tuple[int, int]:
         high = min(high, z * min(x, y), x * y - (flat - z) * max(0, x + y - flat))
         low = max(low, z * max(0, x + y - flat), x * y - (flat - z) * min(x, y))
     return low, high
+
+
+def degree_bound(properties: int, cards: int) -> int:
+    """The counting upper bound on sets(S) for |S| = n: the least of two identities.
+
+    :func:`pair_bound` (a card of S lies in at most floor((n-1)/2)
+    sets of S, its partners pairing up, so 3L <= n floor((n-1)/2)), and
+    :func:`complement_sets` of an empty complement (sets(S) =
+    N(N-1)/6 - n(N-n)/2 - sets(S^c), attained iff S^c is a cap).
+
+    Examples
+    --------
+    >>> [degree_bound(4, n) for n in (3, 9, 27, 61, 81)]
+    [1, 12, 117, 470, 1080]
+    """
+    return min(pair_bound(cards), complement_sets(properties, cards, 0))
