@@ -34,8 +34,13 @@ def read_cards(args: argparse.Namespace) -> list[Card]:
                     lines = handle.read().splitlines()
             except OSError as error:
                 raise SetlabError(f"cannot read {args.file}: {error.strerror}") from None
+            except UnicodeDecodeError:
+                raise SetlabError(f"{args.file} is not a UTF-8 text file") from None
         elif not sys.stdin.isatty():
-            lines = sys.stdin.read().splitlines()
+            try:
+                lines = sys.stdin.read().splitlines()
+            except UnicodeDecodeError:
+                raise SetlabError("standard input is not UTF-8 text") from None
         else:
             raise SetlabError("no cards given: name them, or use --file F, or pipe them in")
         texts = [line.split("#")[0] for line in lines]
