@@ -14,7 +14,10 @@ SETLAB = [sys.executable, "-m", "setlab"]
 
 def refused(capsys, *argv: str) -> str:
     """Run ``setlab argv`` in-process; assert the one-line refusal and return that line."""
-    code = main(list(argv))
+    try:
+        code = main(list(argv))
+    except SystemExit as exit_:  # argparse's refusal: the process exits with this code
+        code = exit_.code
     out, err = capsys.readouterr()
     assert code == 2, (code, out, err)
     assert "Traceback" not in err
@@ -43,3 +46,48 @@ def test_binary_file_and_binary_stdin_in_a_real_process(latin1):
         err = done.stderr.decode()
         assert done.returncode == 2 and "Traceback" not in err
         assert len(err.splitlines()) == 1 and err.startswith("error: ")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["draw", "1012", "--scale", "nan", "-o", "{out}.png"],
+        ["draw", "1012", "--scale", "inf", "-o", "{out}.png"],
+        ["draw", "1012", "--scale", "1e30", "-o", "{out}.png"],
+        ["draw", "1012", "--scale", "0", "-o", "{out}.png"],
+        ["draw", "1012", "--columns", "0", "-o", "{out}.svg"],
+        ["heuristic", "search", "-n", "5", "--seed", "-5"],
+        ["heuristic", "search", "-n", "5", "--seconds", "nan"],
+        ["caps", "--time-limit", "nan"],
+        ["caps", "--time-limit", "inf"],
+        ["caps", "--time-limit", "-1"],
+        ["caps", "probability", "--cards", "-3"],
+        ["maxsets", "-n", "-1"],
+        ["simulate", "--seed", "-1", "--games", "1"],
+    ],
+)
+def test_nonsense_numbers_are_refused_by_the_parser(capsys, monkeypatch, tmp_path, argv):
+    import setlab.cli.caps
+    import setlab.cli.heuristic
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the work started")
+
+    monkeypatch.setattr(setlab.cli.caps, "largest_cap", forbidden)
+    monkeypatch.setattr(setlab.cli.heuristic, "local_search", forbidden)
+    out = str(tmp_path / "picture")
+    line = refused(capsys, *(a.format(out=out) for a in argv))
+    assert line.startswith("error: argument ")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_api_refuses_what_the_parser_refuses():
+    from setlab.errors import SetlabError
+    from setlab.extremal.heuristics import local_search
+    from setlab.render.drawing import Drawing
+
+    with pytest.raises(SetlabError, match="seed"):
+        local_search(2, 4, seconds=None, restarts=1, seed=-5)
+    for scale in (float("nan"), float("inf"), 0.0, 1e30):
+        with pytest.raises(SetlabError, match="scale"):
+            Drawing("", 10, 5).png(scale)

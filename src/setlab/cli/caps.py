@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from decimal import Decimal, localcontext
 
-from setlab.cli.common import add_properties, print_json
+from setlab.cli.common import add_properties, float_in, int_in, print_json
 from setlab.errors import SetlabError
 from setlab.extremal.bigcaps import best_construction, find_set_in, read_cap_file
 from setlab.extremal.caps import (
@@ -28,7 +28,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_properties(caps)
     caps.add_argument("--values", type=int, default=3, metavar="V", help="values per property")
     caps.add_argument(
-        "--time-limit", type=float, default=None, metavar="S", help="stop the search after S s"
+        "--time-limit",
+        type=float_in(0, 1e9, open_low=True),
+        default=None,
+        metavar="S",
+        help="stop the search after S s",
     )
     caps.add_argument("--json", action="store_true", help="print one JSON object")
     caps.add_argument(
@@ -47,7 +51,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
     probability = sub.add_parser("probability", help="exact chance that k cards hold no set")
     add_properties(probability)
-    probability.add_argument("--cards", type=int, required=True, metavar="K", help="cards drawn")
+    probability.add_argument(
+        "--cards", type=int_in(0), required=True, metavar="K", help="cards drawn"
+    )
     probability.add_argument("--json", action="store_true", help="print one JSON object")
     probability.set_defaults(run=run_probability)
 
@@ -62,8 +68,6 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_largest(args: argparse.Namespace) -> int:
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise SetlabError("--time-limit must be positive")
     for picture in (args.picture, args.graph):
         if picture is not None and args.values != 3:
             raise SetlabError("pictures are drawn for three values per property")

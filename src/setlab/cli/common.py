@@ -1,4 +1,8 @@
-"""Helpers shared by the command modules: reading cards, printing JSON."""
+"""Helpers shared by the command modules: number options, output paths, reading cards, JSON.
+
+Every check of user input that argparse can make lives here, so each command refuses bad input
+in one line (``error: ...``, exit code 2) before any work starts.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,64 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from setlab.cards import Card, parse_board
 from setlab.errors import SetlabError
+
+
+def float_in(low: float, high: float, *, open_low: bool = False) -> Callable[[str], float]:
+    """An argparse ``type=``: a finite float in [low, high] (or (low, high] with ``open_low``).
+
+    Examples
+    --------
+    >>> positive = float_in(0, 100, open_low=True)
+    >>> positive("2.5")
+    2.5
+    >>> positive("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a finite number in (0, 100], got 'nan'
+    """
+    bounds = f"{'(' if open_low else '['}{low:g}, {high:g}]"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or value > high or value < low or (open_low and value == low):
+            raise argparse.ArgumentTypeError(f"expected a finite number in {bounds}, got '{text}'")
+        return value
+
+    return parse
+
+
+def int_in(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type=``: an integer ``low <= value`` (``<= high`` when given).
+
+    Examples
+    --------
+    >>> int_in(0)("7")
+    7
+    >>> int_in(0, 5)("-5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected an integer from 0 to 5, got '-5'
+    """
+    bounds = f">= {low:,}" if high is None else f"from {low:,} to {high:,}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"expected an integer {bounds}, got '{text}'")
+        return value
+
+    return parse
 
 
 def add_properties(parser: argparse.ArgumentParser, default: int | None = 4) -> None:
