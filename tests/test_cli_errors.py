@@ -91,3 +91,28 @@ def test_the_api_refuses_what_the_parser_refuses():
     for scale in (float("nan"), float("inf"), 0.0, 1e30):
         with pytest.raises(SetlabError, match="scale"):
             Drawing("", 10, 5).png(scale)
+
+
+@pytest.mark.parametrize("games", ["0", "10000000001", "1" + "0" * 30, "-3", "many"])
+def test_simulate_games_are_bounded_before_playing(capsys, monkeypatch, games):
+    import setlab.cli.game
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the games started")
+
+    monkeypatch.setattr(setlab.cli.game, "simulate", forbidden)
+    assert "10,000,000,000" in refused(capsys, "simulate", "--games", games)
+
+
+def test_the_simulator_refuses_more_than_max_games():
+    from setlab.errors import SetlabError
+    from setlab.game import MAX_GAMES, simulate
+
+    with pytest.raises(SetlabError, match="at most"):
+        simulate(MAX_GAMES + 1)
+
+
+def test_simulate_a_tiny_deck_answers_without_a_traceback(capsys):
+    assert main(["simulate", "--games", "10", "-p", "1", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "10 games, P = 1" in out and err == ""

@@ -7,9 +7,10 @@ import math
 import sys
 from pathlib import Path
 
-from setlab.cli.common import add_properties, print_json
+from setlab.cli.common import add_properties, int_in, print_json
 from setlab.errors import SetlabError
-from setlab.game import STRATEGIES, Estimate, GameSummary, simulate, summary
+from setlab.game import MAX_GAMES, STRATEGIES, Estimate, GameSummary, simulate, summary
+from setlab.game.rng import WORD_MASK
 
 __all__ = ["PLOT_FORMATS", "check_plot_path", "register", "run_simulate", "write_plot"]
 
@@ -28,9 +29,10 @@ def register(commands: argparse._SubParsersAction) -> None:
         "and print the statistics with 95%% confidence intervals beside exact values. "
         "A round ends each time a set is taken; odds X mean X:1 against no set.",
     )
-    parser.add_argument("--games", type=int, default=100_000, metavar="N",
-                        help="number of games (default 100000)")  # fmt: skip
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    parser.add_argument("--games", type=int_in(1, MAX_GAMES), default=100_000, metavar="N",
+                        help=f"games (default 100000, at most {MAX_GAMES:,})")  # fmt: skip
+    parser.add_argument("--seed", type=int_in(0, WORD_MASK), default=0, metavar="S",
+                        help="random seed below 2^64 (default 0)")  # fmt: skip
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="random",
                         help="which set a player takes (default random)")  # fmt: skip
     add_properties(parser)
@@ -131,8 +133,6 @@ def _report(s: GameSummary) -> str:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise SetlabError("--games must be at least 1")
     paths = [check_plot_path(path) for path in args.plot]  # refuse a bad name before playing
     progress = not (args.no_progress or args.json) and sys.stderr.isatty()
     stats = summary(
