@@ -116,3 +116,76 @@ def test_simulate_a_tiny_deck_answers_without_a_traceback(capsys):
     assert main(["simulate", "--games", "10", "-p", "1", "--no-progress"]) == 0
     out, err = capsys.readouterr()
     assert "10 games, P = 1" in out and err == ""
+
+
+def forbid(monkeypatch, module, name):
+    """Make ``module.name`` fail the test if the command reaches its computation."""
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError(f"{name} ran although the input was bad")
+
+    monkeypatch.setattr(module, name, forbidden)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["caps", "--picture", "{missing}/x.svg"],
+        ["caps", "--graph", "{missing}/x.png"],
+        ["caps", "--picture", "{tmp}/x.svg", "--graph", "{missing}/y.svg"],
+        ["caps", "--picture", "{tmp}/x.gif"],
+        ["caps", "--picture", "{tmp}"],
+        ["simulate", "--plot", "{missing}/x.svg"],
+        ["simulate", "--plot", "{tmp}/x.svg", "--plot", "{missing}/y.svg"],
+        ["simulate", "--plot", "{tmp}/x.svg", "--plot", "{tmp}/x.svg"],
+        ["draw", "1012", "-o", "{missing}/x.svg"],
+        ["draw", "1012", "-o", "{tmp}/x.gif"],
+    ],
+)
+def test_output_paths_are_checked_before_any_work(capsys, monkeypatch, tmp_path, argv):
+    import setlab.cli.caps
+    import setlab.cli.draw
+    import setlab.cli.game
+
+    forbid(monkeypatch, setlab.cli.caps, "largest_cap")
+    forbid(monkeypatch, setlab.cli.game, "simulate")
+    forbid(monkeypatch, setlab.cli.draw, "read_cards")
+    missing = tmp_path / "missing" / "dir"
+    refused(capsys, *(a.format(missing=missing, tmp=tmp_path) for a in argv))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_read_only_directory_is_refused(capsys, monkeypatch, tmp_path):
+    import setlab.cli.common
+    import setlab.cli.game
+
+    forbid(monkeypatch, setlab.cli.game, "simulate")
+    monkeypatch.setattr(setlab.cli.common.os, "access", lambda path, mode: False)
+    assert "permission" in refused(capsys, "simulate", "--plot", str(tmp_path / "x.svg"))
+
+
+def test_simulate_writes_all_plots_or_none(capsys, monkeypatch, tmp_path):
+    import setlab.cli.game
+    from setlab.errors import SetlabError
+
+    real = setlab.cli.game.write_plot
+
+    def second_fails(stats, path):
+        if path.name == "second.svg":
+            raise SetlabError(f"cannot write {path}: disk full")
+        return real(stats, path)
+
+    monkeypatch.setattr(setlab.cli.game, "write_plot", second_fails)
+    first, second = tmp_path / "first.svg", tmp_path / "second.svg"
+    argv = [
+        "simulate",
+        "--games",
+        "20",
+        "--no-progress",
+        "--plot",
+        str(first),
+        "--plot",
+        str(second),
+    ]
+    assert "disk full" in refused(capsys, *argv)
+    assert list(tmp_path.iterdir()) == []

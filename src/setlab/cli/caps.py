@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from decimal import Decimal, localcontext
 
-from setlab.cli.common import add_properties, float_in, int_in, print_json
+from setlab.cli.common import add_properties, float_in, int_in, output_path, print_json
 from setlab.errors import SetlabError
 from setlab.extremal.bigcaps import best_construction, find_set_in, read_cap_file
 from setlab.extremal.caps import (
@@ -68,17 +68,18 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_largest(args: argparse.Namespace) -> int:
-    for picture in (args.picture, args.graph):
-        if picture is not None and args.values != 3:
-            raise SetlabError("pictures are drawn for three values per property")
-        if picture is not None and not picture.lower().endswith((".png", ".svg", ".pdf")):
-            raise SetlabError(f"picture file '{picture}' must end in .png, .svg or .pdf")
+    pictures = {}
+    for option, picture in (("--picture", args.picture), ("--graph", args.graph)):
+        if picture is not None:
+            if args.values != 3:
+                raise SetlabError("pictures are drawn for three values per property")
+            pictures[option] = output_path(picture, (".png", ".svg", ".pdf"), option)
     with Store() as store:
         result = largest_cap(args.properties, args.values, store=store, time_limit=args.time_limit)
-    if args.picture:
-        deck_svg(result.witness, args.properties).save(args.picture)
-    if args.graph:
-        blocking_graph_svg(result.witness, args.properties).save(args.graph)
+    if "--picture" in pictures:
+        deck_svg(result.witness, args.properties).save(pictures["--picture"])
+    if "--graph" in pictures:
+        blocking_graph_svg(result.witness, args.properties).save(pictures["--graph"])
     words = card_words(result.witness, args.properties, args.values)
     if args.json:
         print_json(

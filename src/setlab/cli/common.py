@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from setlab.cards import Card, parse_board
@@ -68,6 +70,36 @@ def int_in(low: int, high: int | None = None) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def output_path(path: str | Path, suffixes: Sequence[str], option: str) -> Path:
+    """``path`` as a Path if a file with one of ``suffixes`` can be written there, else refuse.
+
+    Commands call this for every file they will write before they compute anything, so a bad
+    name or a missing or read-only directory costs nothing and leaves nothing half-written.
+
+    Examples
+    --------
+    >>> output_path("board.SVG", (".svg", ".png"), "-o").name
+    'board.SVG'
+    >>> output_path("no/such/dir/board.svg", (".svg",), "-o")
+    Traceback (most recent call last):
+    ...
+    setlab.errors.SetlabError: -o: no such directory: no/such/dir
+    """
+    path = Path(path)
+    if path.suffix.lower() not in suffixes:
+        *rest, last = suffixes
+        names = f"{', '.join(rest)} or {last}" if rest else last
+        raise SetlabError(f"{option}: '{path}' must end in {names}")
+    directory = path.parent
+    if not directory.is_dir():
+        raise SetlabError(f"{option}: no such directory: {directory}")
+    if path.is_dir():
+        raise SetlabError(f"{option}: '{path}' is a directory")
+    if not os.access(directory, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise SetlabError(f"{option}: cannot write to '{path}': permission denied")
+    return path
 
 
 def add_properties(parser: argparse.ArgumentParser, default: int | None = 4) -> None:

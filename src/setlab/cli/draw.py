@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 
 from setlab.cards import Card
-from setlab.cli.common import add_properties, float_in, int_in, read_cards
-from setlab.errors import SetlabError
+from setlab.cli.common import add_properties, float_in, int_in, output_path, read_cards
 from setlab.find import find_sets
 from setlab.render import board_svg, configuration_svg
 
@@ -50,8 +49,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_draw(args: argparse.Namespace) -> int:
-    if not args.output.lower().endswith((".svg", ".png")):
-        raise SetlabError(f"output '{args.output}' must end in .svg or .png")
+    output = output_path(args.output, (".svg", ".png"), "--output")
     args.file = args.config
     cards = read_cards(args)
     if args.config is not None:
@@ -62,7 +60,7 @@ def run_draw(args: argparse.Namespace) -> int:
         what = f"{len(cards)} cards" + (
             f", {_count(cards, args.properties)} outlined" if args.sets else ""
         )
-    path = drawing.save(args.output, scale=args.scale)
+    path = drawing.save(output, scale=args.scale)
     print(f"wrote {path} ({what})")
     return 0
 

@@ -7,12 +7,12 @@ import math
 import sys
 from pathlib import Path
 
-from setlab.cli.common import add_properties, int_in, print_json
+from setlab.cli.common import add_properties, int_in, output_path, print_json
 from setlab.errors import SetlabError
 from setlab.game import MAX_GAMES, STRATEGIES, Estimate, GameSummary, simulate, summary
 from setlab.game.rng import WORD_MASK
 
-__all__ = ["PLOT_FORMATS", "check_plot_path", "register", "run_simulate", "write_plot"]
+__all__ = ["PLOT_FORMATS", "register", "run_simulate", "write_plot"]
 
 PLOT_FORMATS = (".png", ".svg")
 
@@ -46,16 +46,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.set_defaults(run=run_simulate)
-
-
-def check_plot_path(path: str | Path) -> Path:
-    """``path`` as a Path if a picture can be written there (a .png or .svg file in a directory)."""
-    path = Path(path)
-    if path.suffix.lower() not in PLOT_FORMATS:
-        raise SetlabError(f"plot file must end in {' or '.join(PLOT_FORMATS)}, got '{path.name}'")
-    if not path.parent.is_dir():
-        raise SetlabError(f"no such directory: {path.parent}")
-    return path
 
 
 def write_plot(stats: GameSummary, path: Path) -> Path:
@@ -133,14 +123,23 @@ def _report(s: GameSummary) -> str:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    paths = [check_plot_path(path) for path in args.plot]  # refuse a bad name before playing
+    paths = [output_path(path, PLOT_FORMATS, "--plot") for path in args.plot]  # before playing
+    if len(set(map(Path.resolve, paths))) < len(paths):
+        raise SetlabError("--plot: the same file is named twice")
     progress = not (args.no_progress or args.json) and sys.stderr.isatty()
     stats = summary(
         simulate(args.games, args.seed, args.properties, args.strategy, progress=progress)
     )
-    for path in paths:
-        written = write_plot(stats, path)
-        print(f"wrote {written}", file=sys.stderr if args.json else sys.stdout)
+    written: list[Path] = []
+    try:
+        for path in paths:
+            written.append(write_plot(stats, path))
+    except BaseException:
+        for path in written:  # all plots or none
+            path.unlink(missing_ok=True)
+        raise
+    for path in written:
+        print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
     if args.json:
         print_json(stats.as_dict())
     else:
