@@ -189,3 +189,8 @@ def test_simulate_writes_all_plots_or_none(capsys, monkeypatch, tmp_path):
     ]
     assert "disk full" in refused(capsys, *argv)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("p", ["0", "11", "-1"])
+def test_verify_refuses_an_impossible_p(capsys, p):
+    assert "properties" in refused(capsys, "verify", "-p", p)
