@@ -194,3 +194,22 @@ def test_simulate_writes_all_plots_or_none(capsys, monkeypatch, tmp_path):
 @pytest.mark.parametrize("p", ["0", "11", "-1"])
 def test_verify_refuses_an_impossible_p(capsys, p):
     assert "properties" in refused(capsys, "verify", "-p", p)
+
+
+def test_caps_group_options_reach_the_subcommand(capsys):
+    assert main(["caps", "-p", "2", "--json", "count"]) == 0
+    rows = __import__("json").loads(capsys.readouterr().out)
+    assert [row["caps"] for row in rows] == [1, 9, 36, 72, 54]  # caps of AG(2,3), by hand
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["caps", "--picture", "x.svg", "count"],
+        ["caps", "--time-limit", "5", "probability", "--cards", "3"],
+        ["caps", "--values", "4", "construct"],
+        ["caps", "-p", "3", "verify", "cap.txt"],
+    ],
+)
+def test_caps_group_options_a_subcommand_does_not_take_are_refused(capsys, argv):
+    assert "does not apply to 'setlab caps" in refused(capsys, *argv)

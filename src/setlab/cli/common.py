@@ -102,13 +102,19 @@ def output_path(path: str | Path, suffixes: Sequence[str], option: str) -> Path:
     return path
 
 
-def add_properties(parser: argparse.ArgumentParser, default: int | None = 4) -> None:
-    """The ``--properties P`` option (number of properties, the dimension of AG(P,3))."""
+def add_properties(
+    parser: argparse.ArgumentParser, default: int | None = 4, absent: bool = False
+) -> None:
+    """The ``--properties P`` option (number of properties, the dimension of AG(P,3)).
+
+    With ``absent`` the option is left out of the parsed arguments unless given (the command
+    fills in ``default`` itself), as a command group with subcommands needs.
+    """
     parser.add_argument(
         "-p",
         "--properties",
         type=int,
-        default=default,
+        default=argparse.SUPPRESS if absent else default,
         metavar="P",
         help=f"number of properties (default {default})",
     )
