@@ -14,10 +14,7 @@ SETLAB = [sys.executable, "-m", "setlab"]
 
 def refused(capsys, *argv: str) -> str:
     """Run ``setlab argv`` in-process; assert the one-line refusal and return that line."""
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:  # argparse's refusal: the process exits with this code
-        code = exit_.code
+    code = main(list(argv))
     out, err = capsys.readouterr()
     assert code == 2, (code, out, err)
     assert "Traceback" not in err
