@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
 
-from setlab.cards import deck_size, vector_of
+from setlab.cards import check_properties, deck_size, vector_of
 from setlab.extremal.bounds import verify_max_bound
 from setlab.extremal.bruteforce import Extremes, exhaustive_table
 from setlab.extremal.identities import complement_sum, total_lines
@@ -223,6 +223,8 @@ def verify_store(store: Store, properties: int | None = None, rerun: bool = Fals
     >>> [(c.what, c.ok) for c in verify_store(store)]
     [('witness', True), ('bound', False)]
     """
+    if properties is not None:
+        check_properties(properties)
     checks: list[Check] = []
     seen = set()
     for problem in PROBLEMS.values():

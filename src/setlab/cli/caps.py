@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from decimal import Decimal, localcontext
 
-from setlab.cli.common import add_properties, print_json
+from setlab.cli.common import add_properties, float_in, int_in, output_path, print_json
 from setlab.errors import SetlabError
 from setlab.extremal.bigcaps import best_construction, find_set_in, read_cap_file
 from setlab.extremal.caps import (
@@ -23,12 +23,17 @@ def register(commands: argparse._SubParsersAction) -> None:
     caps = commands.add_parser(
         "caps",
         help="caps: largest collections of cards with no set, their counts and probabilities",
-        description="Largest cap (default), or one of the subcommands below.",
+        description="Largest cap (default), or one of the subcommands below. -p and --json "
+        "may stand before a subcommand that takes them; the other options are the largest cap's.",
+        argument_default=argparse.SUPPRESS,  # absent options stay absent: see _settle
     )
-    add_properties(caps)
-    caps.add_argument("--values", type=int, default=3, metavar="V", help="values per property")
+    add_properties(caps, absent=True)
+    caps.add_argument("--values", type=int, metavar="V", help="values per property (default 3)")
     caps.add_argument(
-        "--time-limit", type=float, default=None, metavar="S", help="stop the search after S s"
+        "--time-limit",
+        type=float_in(0, 1e9, open_low=True),
+        metavar="S",
+        help="stop the search after S s",
     )
     caps.add_argument("--json", action="store_true", help="print one JSON object")
     caps.add_argument(
@@ -39,42 +44,70 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     caps.set_defaults(run=run_largest)
     sub = caps.add_subparsers(dest="caps_command", metavar="SUBCOMMAND", parser_class=type(caps))
+    quiet = {"argument_default": argparse.SUPPRESS}  # so a subcommand keeps the group's -p/--json
 
-    count = sub.add_parser("count", help="number of k-card caps of AG(P,3) for every k (P <= 4)")
-    add_properties(count)
+    count = sub.add_parser(
+        "count", help="number of k-card caps of AG(P,3) for every k (P <= 4)", **quiet
+    )
+    add_properties(count, absent=True)
     count.add_argument("--json", action="store_true", help="print one JSON list")
     count.set_defaults(run=run_count)
 
-    probability = sub.add_parser("probability", help="exact chance that k cards hold no set")
-    add_properties(probability)
-    probability.add_argument("--cards", type=int, required=True, metavar="K", help="cards drawn")
+    probability = sub.add_parser(
+        "probability", help="exact chance that k cards hold no set", **quiet
+    )
+    add_properties(probability, absent=True)
+    probability.add_argument(
+        "--cards", type=int_in(0), required=True, metavar="K", help="cards drawn"
+    )
     probability.add_argument("--json", action="store_true", help="print one JSON object")
     probability.set_defaults(run=run_probability)
 
-    verify = sub.add_parser("verify", help="check that a file of cards (digits) is a cap")
+    verify = sub.add_parser("verify", help="check that a file of cards (digits) is a cap", **quiet)
     verify.add_argument("file", metavar="FILE", help="one card per line as P digits, P <= 10")
     verify.add_argument("--json", action="store_true", help="print one JSON object")
     verify.set_defaults(run=run_verify)
 
-    construct = sub.add_parser("construct", help="print setlab's largest construction for P")
-    add_properties(construct)
+    construct = sub.add_parser(
+        "construct", help="print setlab's largest construction for P", **quiet
+    )
+    add_properties(construct, absent=True)
     construct.set_defaults(run=run_construct)
 
 
+OPTIONS = {"properties": 4, "values": 3, "time_limit": None, "json": False, "picture": None,
+           "graph": None}  # fmt: skip
+"""The options of ``setlab caps`` and their defaults; a subcommand takes some of them."""
+
+
+def _settle(args: argparse.Namespace, takes: tuple[str, ...]) -> None:
+    """Give absent options their defaults; refuse one the (sub)command does not take.
+
+    The parsers leave an option out of ``args`` unless it is given, so ``caps -p 3 count`` counts
+    for P = 3 and ``caps --picture x.svg count`` is an error instead of being ignored.
+    """
+    for name, default in OPTIONS.items():
+        if name not in vars(args):
+            setattr(args, name, default)
+        elif name not in takes:
+            option = "-p" if name == "properties" else "--" + name.replace("_", "-")
+            raise SetlabError(f"{option} does not apply to 'setlab caps {args.caps_command}'")
+
+
 def run_largest(args: argparse.Namespace) -> int:
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise SetlabError("--time-limit must be positive")
-    for picture in (args.picture, args.graph):
-        if picture is not None and args.values != 3:
-            raise SetlabError("pictures are drawn for three values per property")
-        if picture is not None and not picture.lower().endswith((".png", ".svg", ".pdf")):
-            raise SetlabError(f"picture file '{picture}' must end in .png, .svg or .pdf")
+    _settle(args, tuple(OPTIONS))
+    pictures = {}
+    for option, picture in (("--picture", args.picture), ("--graph", args.graph)):
+        if picture is not None:
+            if args.values != 3:
+                raise SetlabError("pictures are drawn for three values per property")
+            pictures[option] = output_path(picture, (".png", ".svg", ".pdf"), option)
     with Store() as store:
         result = largest_cap(args.properties, args.values, store=store, time_limit=args.time_limit)
-    if args.picture:
-        deck_svg(result.witness, args.properties).save(args.picture)
-    if args.graph:
-        blocking_graph_svg(result.witness, args.properties).save(args.graph)
+    if "--picture" in pictures:
+        deck_svg(result.witness, args.properties).save(pictures["--picture"])
+    if "--graph" in pictures:
+        blocking_graph_svg(result.witness, args.properties).save(pictures["--graph"])
     words = card_words(result.witness, args.properties, args.values)
     if args.json:
         print_json(
@@ -103,6 +136,7 @@ def run_largest(args: argparse.Namespace) -> int:
 
 
 def run_count(args: argparse.Namespace) -> int:
+    _settle(args, ("properties", "json"))
     with Store() as store:
         table = count_caps(args.properties, store=store)
     if args.json:
@@ -119,6 +153,7 @@ def run_count(args: argparse.Namespace) -> int:
 
 
 def run_probability(args: argparse.Namespace) -> int:
+    _settle(args, ("properties", "json"))
     with Store() as store:
         p = no_set_probability(args.cards, args.properties, store=store)
     with localcontext() as context:
@@ -145,6 +180,7 @@ def run_probability(args: argparse.Namespace) -> int:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    _settle(args, ("json",))
     cards = read_cap_file(args.file)
     found = find_set_in(cards)
     properties = cards.shape[1]
@@ -167,6 +203,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_construct(args: argparse.Namespace) -> int:
+    _settle(args, ("properties",))
     for card in best_construction(args.properties):
         print("".join(map(str, card)))
     return 0

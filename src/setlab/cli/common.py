@@ -1,24 +1,120 @@
-"""Helpers shared by the command modules: reading cards, printing JSON."""
+"""Helpers shared by the command modules: number options, output paths, reading cards, JSON.
+
+Every check of user input that argparse can make lives here, so each command refuses bad input
+in one line (``error: ...``, exit code 2) before any work starts.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import math
+import os
 import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from setlab.cards import Card, parse_board
 from setlab.errors import SetlabError
 
 
-def add_properties(parser: argparse.ArgumentParser, default: int | None = 4) -> None:
-    """The ``--properties P`` option (number of properties, the dimension of AG(P,3))."""
+def float_in(low: float, high: float, *, open_low: bool = False) -> Callable[[str], float]:
+    """An argparse ``type=``: a finite float in [low, high] (or (low, high] with ``open_low``).
+
+    Examples
+    --------
+    >>> positive = float_in(0, 100, open_low=True)
+    >>> positive("2.5")
+    2.5
+    >>> positive("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a finite number in (0, 100], got 'nan'
+    """
+    bounds = f"{'(' if open_low else '['}{low:g}, {high:g}]"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or value > high or value < low or (open_low and value == low):
+            raise argparse.ArgumentTypeError(f"expected a finite number in {bounds}, got '{text}'")
+        return value
+
+    return parse
+
+
+def int_in(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type=``: an integer ``low <= value`` (``<= high`` when given).
+
+    Examples
+    --------
+    >>> int_in(0)("7")
+    7
+    >>> int_in(0, 5)("-5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected an integer from 0 to 5, got '-5'
+    """
+    bounds = f">= {low:,}" if high is None else f"from {low:,} to {high:,}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"expected an integer {bounds}, got '{text}'")
+        return value
+
+    return parse
+
+
+def output_path(path: str | Path, suffixes: Sequence[str], option: str) -> Path:
+    """``path`` as a Path if a file with one of ``suffixes`` can be written there, else refuse.
+
+    Commands call this for every file they will write before they compute anything, so a bad
+    name or a missing or read-only directory costs nothing and leaves nothing half-written.
+
+    Examples
+    --------
+    >>> output_path("board.SVG", (".svg", ".png"), "-o").name
+    'board.SVG'
+    >>> output_path("no/such/dir/board.svg", (".svg",), "-o")
+    Traceback (most recent call last):
+    ...
+    setlab.errors.SetlabError: -o: no such directory: no/such/dir
+    """
+    path = Path(path)
+    if path.suffix.lower() not in suffixes:
+        *rest, last = suffixes
+        names = f"{', '.join(rest)} or {last}" if rest else last
+        raise SetlabError(f"{option}: '{path}' must end in {names}")
+    directory = path.parent
+    if not directory.is_dir():
+        raise SetlabError(f"{option}: no such directory: {directory}")
+    if path.is_dir():
+        raise SetlabError(f"{option}: '{path}' is a directory")
+    if not os.access(directory, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise SetlabError(f"{option}: cannot write to '{path}': permission denied")
+    return path
+
+
+def add_properties(
+    parser: argparse.ArgumentParser, default: int | None = 4, absent: bool = False
+) -> None:
+    """The ``--properties P`` option (number of properties, the dimension of AG(P,3)).
+
+    With ``absent`` the option is left out of the parsed arguments unless given (the command
+    fills in ``default`` itself), as a command group with subcommands needs.
+    """
     parser.add_argument(
         "-p",
         "--properties",
         type=int,
-        default=default,
+        default=argparse.SUPPRESS if absent else default,
         metavar="P",
         help=f"number of properties (default {default})",
     )
@@ -34,8 +130,13 @@ def read_cards(args: argparse.Namespace) -> list[Card]:
                     lines = handle.read().splitlines()
             except OSError as error:
                 raise SetlabError(f"cannot read {args.file}: {error.strerror}") from None
+            except UnicodeDecodeError:
+                raise SetlabError(f"{args.file} is not a UTF-8 text file") from None
         elif not sys.stdin.isatty():
-            lines = sys.stdin.read().splitlines()
+            try:
+                lines = sys.stdin.read().splitlines()
+            except UnicodeDecodeError:
+                raise SetlabError("standard input is not UTF-8 text") from None
         else:
             raise SetlabError("no cards given: name them, or use --file F, or pipe them in")
         texts = [line.split("#")[0] for line in lines]

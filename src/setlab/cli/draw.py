@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 
 from setlab.cards import Card
-from setlab.cli.common import add_properties, read_cards
-from setlab.errors import SetlabError
+from setlab.cli.common import add_properties, float_in, int_in, output_path, read_cards
 from setlab.find import find_sets
 from setlab.render import board_svg, configuration_svg
 
-__all__ = ["register", "run_draw"]
+__all__ = ["MAX_SCALE", "register", "run_draw"]
+
+MAX_SCALE = 100.0
+"""Largest ``--scale``: PNG pixels per SVG unit (a board is a few hundred units wide)."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -29,14 +31,17 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="read the cards from FILE and draw them on the AG(P,3) layout, sets as curves",
     )
     draw.add_argument("--sets", action="store_true", help="outline every set on the board")
-    draw.add_argument("--columns", type=int, metavar="K", help="cards per row of a board")
+    draw.add_argument("--columns", type=int_in(1), metavar="K", help="cards per row of a board")
     draw.add_argument(
         "--drop-constant",
         action="store_true",
         help="with --config: leave out coordinates shared by all cards (as the paper's figures)",
     )
     draw.add_argument(
-        "--scale", type=float, default=2.0, help="PNG pixels per SVG unit (default 2)"
+        "--scale",
+        type=float_in(0, MAX_SCALE, open_low=True),
+        default=2.0,
+        help=f"PNG pixels per SVG unit (default 2, at most {MAX_SCALE:g})",
     )
     draw.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.svg or FILE.png")
     add_properties(draw)
@@ -44,12 +49,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_draw(args: argparse.Namespace) -> int:
-    if not args.output.lower().endswith((".svg", ".png")):
-        raise SetlabError(f"output '{args.output}' must end in .svg or .png")
-    if args.columns is not None and args.columns < 1:
-        raise SetlabError("--columns must be at least 1")
-    if args.scale <= 0:
-        raise SetlabError("--scale must be positive")
+    output = output_path(args.output, (".svg", ".png"), "--output")
     args.file = args.config
     cards = read_cards(args)
     if args.config is not None:
@@ -60,7 +60,7 @@ def run_draw(args: argparse.Namespace) -> int:
         what = f"{len(cards)} cards" + (
             f", {_count(cards, args.properties)} outlined" if args.sets else ""
         )
-    path = drawing.save(args.output, scale=args.scale)
+    path = drawing.save(output, scale=args.scale)
     print(f"wrote {path} ({what})")
     return 0
 

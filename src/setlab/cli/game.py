@@ -7,11 +7,12 @@ import math
 import sys
 from pathlib import Path
 
-from setlab.cli.common import add_properties, print_json
+from setlab.cli.common import add_properties, int_in, output_path, print_json
 from setlab.errors import SetlabError
-from setlab.game import STRATEGIES, Estimate, GameSummary, simulate, summary
+from setlab.game import MAX_GAMES, STRATEGIES, Estimate, GameSummary, simulate, summary
+from setlab.game.rng import WORD_MASK
 
-__all__ = ["PLOT_FORMATS", "check_plot_path", "register", "run_simulate", "write_plot"]
+__all__ = ["PLOT_FORMATS", "register", "run_simulate", "write_plot"]
 
 PLOT_FORMATS = (".png", ".svg")
 
@@ -28,9 +29,10 @@ def register(commands: argparse._SubParsersAction) -> None:
         "and print the statistics with 95%% confidence intervals beside exact values. "
         "A round ends each time a set is taken; odds X mean X:1 against no set.",
     )
-    parser.add_argument("--games", type=int, default=100_000, metavar="N",
-                        help="number of games (default 100000)")  # fmt: skip
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    parser.add_argument("--games", type=int_in(1, MAX_GAMES), default=100_000, metavar="N",
+                        help=f"games (default 100000, at most {MAX_GAMES:,})")  # fmt: skip
+    parser.add_argument("--seed", type=int_in(0, WORD_MASK), default=0, metavar="S",
+                        help="random seed below 2^64 (default 0)")  # fmt: skip
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="random",
                         help="which set a player takes (default random)")  # fmt: skip
     add_properties(parser)
@@ -44,16 +46,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.set_defaults(run=run_simulate)
-
-
-def check_plot_path(path: str | Path) -> Path:
-    """``path`` as a Path if a picture can be written there (a .png or .svg file in a directory)."""
-    path = Path(path)
-    if path.suffix.lower() not in PLOT_FORMATS:
-        raise SetlabError(f"plot file must end in {' or '.join(PLOT_FORMATS)}, got '{path.name}'")
-    if not path.parent.is_dir():
-        raise SetlabError(f"no such directory: {path.parent}")
-    return path
 
 
 def write_plot(stats: GameSummary, path: Path) -> Path:
@@ -131,16 +123,23 @@ def _report(s: GameSummary) -> str:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise SetlabError("--games must be at least 1")
-    paths = [check_plot_path(path) for path in args.plot]  # refuse a bad name before playing
+    paths = [output_path(path, PLOT_FORMATS, "--plot") for path in args.plot]  # before playing
+    if len(set(map(Path.resolve, paths))) < len(paths):
+        raise SetlabError("--plot: the same file is named twice")
     progress = not (args.no_progress or args.json) and sys.stderr.isatty()
     stats = summary(
         simulate(args.games, args.seed, args.properties, args.strategy, progress=progress)
     )
-    for path in paths:
-        written = write_plot(stats, path)
-        print(f"wrote {written}", file=sys.stderr if args.json else sys.stdout)
+    written: list[Path] = []
+    try:
+        for path in paths:
+            written.append(write_plot(stats, path))
+    except BaseException:
+        for path in written:  # all plots or none
+            path.unlink(missing_ok=True)
+        raise
+    for path in written:
+        print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
     if args.json:
         print_json(stats.as_dict())
     else:

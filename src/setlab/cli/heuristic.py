@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from setlab.cli.common import add_properties, print_json
+from setlab.cli.common import add_properties, float_in, int_in, print_json
 from setlab.extremal.heuristics import (
     cmm,
     counting_bound,
@@ -47,12 +47,18 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Simulated annealing with restarts over swaps of one card in and one out.",
     )
     add_properties(search)
-    search.add_argument("-n", "--cards", type=int, required=True, metavar="N")
+    search.add_argument("-n", "--cards", type=int_in(0), required=True, metavar="N")
     search.add_argument("--minimize", action="store_true", help="fewest sets instead of most")
     search.add_argument(
-        "--seconds", type=float, default=2.0, metavar="S", help="time budget (default 2)"
+        "--seconds",
+        type=float_in(0, 1e9, open_low=True),
+        default=2.0,
+        metavar="S",
+        help="time budget (default 2)",
     )
-    search.add_argument("--seed", type=int, default=0, metavar="X", help="random seed (default 0)")
+    search.add_argument(
+        "--seed", type=int_in(0), default=0, metavar="X", help="random seed (default 0)"
+    )
     _add_store(search)
     search.add_argument("--json", action="store_true", help="print one JSON object")
     search.set_defaults(run=run_search)

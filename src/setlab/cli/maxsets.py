@@ -7,7 +7,7 @@ import time
 
 from setlab.cards import Card
 from setlab.certificates import verify_store
-from setlab.cli.common import add_properties, print_json
+from setlab.cli.common import add_properties, int_in, print_json
 from setlab.errors import SetlabError
 from setlab.extremal.maxsets import Solver, Value
 from setlab.store import Store, default_store_path
@@ -32,18 +32,18 @@ def register(commands: argparse._SubParsersAction) -> None:
         )
         add_properties(parser)
         group = parser.add_mutually_exclusive_group(required=True)
-        group.add_argument("-n", "--cards", type=int, metavar="N", help="number of cards")
+        group.add_argument("-n", "--cards", type=int_in(0), metavar="N", help="number of cards")
         group.add_argument("--table", action="store_true", help="every n = 0..3^P")
         parser.add_argument(
             "--search-up-to",
-            type=int,
+            type=int_in(0),
             metavar="K",
             default=None,
             help="largest n for the pruned search (default: 30 for P = 4)",
         )
         parser.add_argument(
             "--min-search-up-to",
-            type=int,
+            type=int_in(0),
             metavar="K",
             default=None,
             help="largest n for the pruned min search (default: 33 for P = 4)",

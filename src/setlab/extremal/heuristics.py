@@ -307,6 +307,8 @@ def local_search(
         restarts is not None and restarts < 1
     ):
         raise SetlabError("the budget must be positive and finite")
+    if seed < 0:
+        raise SetlabError(f"the seed is a non-negative integer, got {seed}")
     sign = 1 if sense == "max" else -1
     steps = default_iterations(properties) if iterations is None else iterations
     third = third_card_table(properties)

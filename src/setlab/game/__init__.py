@@ -24,7 +24,7 @@ from setlab.game.rules import (
     take_first,
     take_random,
 )
-from setlab.game.simulator import MAX_SIMULATION_PROPERTIES, simulate
+from setlab.game.simulator import MAX_GAMES, MAX_SIMULATION_PROPERTIES, simulate
 from setlab.game.statistics import (
     BoardFigures,
     Estimate,
@@ -41,6 +41,7 @@ from setlab.game.statistics import (
 from setlab.game.tally import SET_COUNT_BINS, TALLY_ARRAYS, ByGame, GameTally, tally_games
 
 __all__ = [
+    "MAX_GAMES",
     "MAX_SIMULATION_PROPERTIES",
     "SET_COUNT_BINS",
     "STRATEGIES",

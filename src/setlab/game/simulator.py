@@ -19,10 +19,13 @@ from setlab.game.tally import TALLY_ARRAYS, ByGame, GameTally, tally_games
 from setlab.geometry import third_card_table
 from setlab.kernels import sets_of_board
 
-__all__ = ["MAX_SIMULATION_PROPERTIES", "STRATEGY_CODES", "simulate"]
+__all__ = ["MAX_GAMES", "MAX_SIMULATION_PROPERTIES", "STRATEGY_CODES", "simulate"]
 
 MAX_SIMULATION_PROPERTIES = 6
 """Largest P the batch simulator tallies (its per-round, per-table-size arrays grow as 9^P)."""
+
+MAX_GAMES = 10**10
+"""Most games one call plays (10^10 games of P = 4 take hours on a laptop)."""
 
 STRATEGY_CODES = {"random": 0, "first": 1}
 """The built-in strategies the kernel plays, by their code in the kernel."""
@@ -190,6 +193,8 @@ def simulate(
         raise SetlabError(f"the simulator plays games for P <= {MAX_SIMULATION_PROPERTIES}")
     if games < 0 or seed < 0 or seed > WORD_MASK:
         raise SetlabError("games and seed are non-negative (seed below 2^64)")
+    if games > MAX_GAMES:
+        raise SetlabError(f"at most {MAX_GAMES:,} games in one simulation, got {games:,}")
     check_deal(deal)
     if batch < 1:
         raise SetlabError("batch must be positive")

@@ -7,6 +7,7 @@ so a drawing of width w saved at scale s is a PNG exactly ``round(w * s)`` pixel
 from __future__ import annotations
 
 import base64
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +15,10 @@ from xml.sax.saxutils import escape, quoteattr
 
 from setlab.errors import SetlabError
 
-__all__ = ["Drawing", "attributes", "element", "embedded_svg", "text"]
+__all__ = ["MAX_PNG_SIDE", "Drawing", "attributes", "element", "embedded_svg", "text"]
+
+MAX_PNG_SIDE = 32767
+"""Largest width or height of a PNG, in pixels (cairo's limit)."""
 
 
 def attributes(**attrs: object) -> str:
@@ -88,7 +92,21 @@ class Drawing:
         return self.svg
 
     def png(self, scale: float = 1.0) -> bytes:
-        """The drawing rasterised by cairosvg, ``scale`` pixels per SVG unit, white background."""
+        """The drawing rasterised by cairosvg, ``scale`` pixels per SVG unit, white background.
+
+        Examples
+        --------
+        >>> Drawing("", 10, 5).png(float("nan"))
+        Traceback (most recent call last):
+        ...
+        setlab.errors.SetlabError: PNG scale must be positive and finite, got nan
+        """
+        if not 0 < scale < math.inf:
+            raise SetlabError(f"PNG scale must be positive and finite, got {scale}")
+        if max(self.width, self.height) * scale > MAX_PNG_SIDE:
+            raise SetlabError(
+                f"a PNG at scale {scale:g} would be more than {MAX_PNG_SIDE} pixels a side"
+            )
         import cairosvg
 
         return cairosvg.svg2png(bytestring=self.svg.encode(), scale=scale, background_color="white")

@@ -1,0 +1,212 @@
+"""Bad input to `setlab`: one line ``error: ...`` on stderr, exit code 2, before any work."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from setlab.cli import main
+
+SETLAB = [sys.executable, "-m", "setlab"]
+
+
+def refused(capsys, *argv: str) -> str:
+    """Run ``setlab argv`` in-process; assert the one-line refusal and return that line."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert code == 2, (code, out, err)
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]
+
+
+@pytest.fixture
+def latin1(tmp_path):
+    path = tmp_path / "cards.txt"
+    path.write_bytes("1012\n0 caf\xe9 12\n".encode("latin-1") + b"\xff\xfe\x00")
+    return path
+
+
+def test_a_file_that_is_not_utf8_is_refused(capsys, latin1, tmp_path):
+    assert "not a UTF-8 text file" in refused(capsys, "find", "--file", str(latin1))
+    picture = tmp_path / "out.svg"
+    assert "not a UTF-8" in refused(capsys, "draw", "--config", str(latin1), "-o", str(picture))
+    assert not picture.exists()
+
+
+def test_binary_file_and_binary_stdin_in_a_real_process(latin1):
+    for argv, stdin in ((["find", "--file", str(latin1)], None), (["find"], latin1.read_bytes())):
+        done = subprocess.run([*SETLAB, *argv], input=stdin, capture_output=True)
+        err = done.stderr.decode()
+        assert done.returncode == 2 and "Traceback" not in err
+        assert len(err.splitlines()) == 1 and err.startswith("error: ")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["draw", "1012", "--scale", "nan", "-o", "{out}.png"],
+        ["draw", "1012", "--scale", "inf", "-o", "{out}.png"],
+        ["draw", "1012", "--scale", "1e30", "-o", "{out}.png"],
+        ["draw", "1012", "--scale", "0", "-o", "{out}.png"],
+        ["draw", "1012", "--columns", "0", "-o", "{out}.svg"],
+        ["heuristic", "search", "-n", "5", "--seed", "-5"],
+        ["heuristic", "search", "-n", "5", "--seconds", "nan"],
+        ["caps", "--time-limit", "nan"],
+        ["caps", "--time-limit", "inf"],
+        ["caps", "--time-limit", "-1"],
+        ["caps", "probability", "--cards", "-3"],
+        ["maxsets", "-n", "-1"],
+        ["simulate", "--seed", "-1", "--games", "1"],
+    ],
+)
+def test_nonsense_numbers_are_refused_by_the_parser(capsys, monkeypatch, tmp_path, argv):
+    import setlab.cli.caps
+    import setlab.cli.heuristic
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the work started")
+
+    monkeypatch.setattr(setlab.cli.caps, "largest_cap", forbidden)
+    monkeypatch.setattr(setlab.cli.heuristic, "local_search", forbidden)
+    out = str(tmp_path / "picture")
+    line = refused(capsys, *(a.format(out=out) for a in argv))
+    assert line.startswith("error: argument ")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_api_refuses_what_the_parser_refuses():
+    from setlab.errors import SetlabError
+    from setlab.extremal.heuristics import local_search
+    from setlab.render.drawing import Drawing
+
+    with pytest.raises(SetlabError, match="seed"):
+        local_search(2, 4, seconds=None, restarts=1, seed=-5)
+    for scale in (float("nan"), float("inf"), 0.0, 1e30):
+        with pytest.raises(SetlabError, match="scale"):
+            Drawing("", 10, 5).png(scale)
+
+
+@pytest.mark.parametrize("games", ["0", "10000000001", "1" + "0" * 30, "-3", "many"])
+def test_simulate_games_are_bounded_before_playing(capsys, monkeypatch, games):
+    import setlab.cli.game
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the games started")
+
+    monkeypatch.setattr(setlab.cli.game, "simulate", forbidden)
+    assert "10,000,000,000" in refused(capsys, "simulate", "--games", games)
+
+
+def test_the_simulator_refuses_more_than_max_games():
+    from setlab.errors import SetlabError
+    from setlab.game import MAX_GAMES, simulate
+
+    with pytest.raises(SetlabError, match="at most"):
+        simulate(MAX_GAMES + 1)
+
+
+def test_simulate_a_tiny_deck_answers_without_a_traceback(capsys):
+    assert main(["simulate", "--games", "10", "-p", "1", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "10 games, P = 1" in out and err == ""
+
+
+def forbid(monkeypatch, module, name):
+    """Make ``module.name`` fail the test if the command reaches its computation."""
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError(f"{name} ran although the input was bad")
+
+    monkeypatch.setattr(module, name, forbidden)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["caps", "--picture", "{missing}/x.svg"],
+        ["caps", "--graph", "{missing}/x.png"],
+        ["caps", "--picture", "{tmp}/x.svg", "--graph", "{missing}/y.svg"],
+        ["caps", "--picture", "{tmp}/x.gif"],
+        ["caps", "--picture", "{tmp}"],
+        ["simulate", "--plot", "{missing}/x.svg"],
+        ["simulate", "--plot", "{tmp}/x.svg", "--plot", "{missing}/y.svg"],
+        ["simulate", "--plot", "{tmp}/x.svg", "--plot", "{tmp}/x.svg"],
+        ["draw", "1012", "-o", "{missing}/x.svg"],
+        ["draw", "1012", "-o", "{tmp}/x.gif"],
+    ],
+)
+def test_output_paths_are_checked_before_any_work(capsys, monkeypatch, tmp_path, argv):
+    import setlab.cli.caps
+    import setlab.cli.draw
+    import setlab.cli.game
+
+    forbid(monkeypatch, setlab.cli.caps, "largest_cap")
+    forbid(monkeypatch, setlab.cli.game, "simulate")
+    forbid(monkeypatch, setlab.cli.draw, "read_cards")
+    missing = tmp_path / "missing" / "dir"
+    refused(capsys, *(a.format(missing=missing, tmp=tmp_path) for a in argv))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_read_only_directory_is_refused(capsys, monkeypatch, tmp_path):
+    import setlab.cli.common
+    import setlab.cli.game
+
+    forbid(monkeypatch, setlab.cli.game, "simulate")
+    monkeypatch.setattr(setlab.cli.common.os, "access", lambda path, mode: False)
+    assert "permission" in refused(capsys, "simulate", "--plot", str(tmp_path / "x.svg"))
+
+
+def test_simulate_writes_all_plots_or_none(capsys, monkeypatch, tmp_path):
+    import setlab.cli.game
+    from setlab.errors import SetlabError
+
+    real = setlab.cli.game.write_plot
+
+    def second_fails(stats, path):
+        if path.name == "second.svg":
+            raise SetlabError(f"cannot write {path}: disk full")
+        return real(stats, path)
+
+    monkeypatch.setattr(setlab.cli.game, "write_plot", second_fails)
+    first, second = tmp_path / "first.svg", tmp_path / "second.svg"
+    argv = [
+        "simulate",
+        "--games",
+        "20",
+        "--no-progress",
+        "--plot",
+        str(first),
+        "--plot",
+        str(second),
+    ]
+    assert "disk full" in refused(capsys, *argv)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("p", ["0", "11", "-1"])
+def test_verify_refuses_an_impossible_p(capsys, p):
+    assert "properties" in refused(capsys, "verify", "-p", p)
+
+
+def test_caps_group_options_reach_the_subcommand(capsys):
+    assert main(["caps", "-p", "2", "--json", "count"]) == 0
+    rows = __import__("json").loads(capsys.readouterr().out)
+    assert [row["caps"] for row in rows] == [1, 9, 36, 72, 54]  # caps of AG(2,3), by hand
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["caps", "--picture", "x.svg", "count"],
+        ["caps", "--time-limit", "5", "probability", "--cards", "3"],
+        ["caps", "--values", "4", "construct"],
+        ["caps", "-p", "3", "verify", "cap.txt"],
+    ],
+)
+def test_caps_group_options_a_subcommand_does_not_take_are_refused(capsys, argv):
+    assert "does not apply to 'setlab caps" in refused(capsys, *argv)
