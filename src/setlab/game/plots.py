@@ -68,9 +68,13 @@ def _title(summary: GameSummary) -> str:
     return f"SET, P = {summary.properties}, strategy '{summary.strategy}', seed {summary.seed}"
 
 
-def _drawing(figure: Figure) -> Drawing:
-    """A matplotlib figure as a Drawing (its SVG, 1 unit = 1 pt); the figure is closed."""
+def _drawing(figure: Figure, draw: Callable[[], object]) -> Drawing:
+    """``draw()`` on a matplotlib figure, then the figure as a Drawing (its SVG, 1 unit = 1 pt).
+
+    The figure is closed whatever happens, so a failed plot leaves no figure open.
+    """
     try:
+        draw()
         figure.tight_layout()
         buffer = io.StringIO()
         figure.savefig(buffer, format="svg", metadata={"Date": None})
@@ -82,13 +86,12 @@ def _drawing(figure: Figure) -> Drawing:
 def _panel_drawing(summary: GameSummary, panel: Panel) -> Drawing:
     """One panel alone, with the simulation's settings under its title."""
     figure, axis = plt.subplots(figsize=(6.4, 4.2))
-    try:
+
+    def draw() -> None:
         panel(axis, summary)
         axis.set_title(f"{axis.get_title()}\n{_title(summary)}", fontsize="medium")
-    except BaseException:
-        plt.close(figure)
-        raise
-    return _drawing(figure)
+
+    return _drawing(figure, draw)
 
 
 def plot_games(summary: GameSummary) -> Drawing:
@@ -112,14 +115,13 @@ def plot_games(summary: GameSummary) -> Drawing:
     (True, 792.0, 302.4)
     """
     figure, (odds_axis, sets_axis) = plt.subplots(1, 2, figsize=(11, 4.2))
-    try:
+
+    def draw() -> None:
         _odds_panel(odds_axis, summary)
         _sets_panel(sets_axis, summary)
         figure.suptitle(_title(summary))
-    except BaseException:
-        plt.close(figure)
-        raise
-    return _drawing(figure)
+
+    return _drawing(figure, draw)
 
 
 def plot_odds_by_round(summary: GameSummary) -> Drawing:
