@@ -200,24 +200,45 @@ def test_counts_are_stored_and_resume_from_checkpoints(tmp_path):
     table = caps.count_caps(3, store=store, workers=2)
     stored = store.get("maxcap", 3, 0, {"values": 3})
     assert stored.proven and stored.value == 9 and stored.proof["counts"][9]["caps"] == 2106
-    assert store.finished_tasks("caps-generate-P3-V3-targetNone")
+    assert store.finished_tasks("caps-generate-P3-V3-targetNone/level5")
     assert store.finished_tasks(caps.COUNT_TABLE_JOB)["P3"][9]["caps"] == 2106
     assert caps.count_caps(3, store=store, workers=2) == table
 
 
 def test_interrupted_count_resumes_from_the_levels_it_finished(tmp_path):
-    job = "caps-generate-P4-V3-targetNone"
+    def job(k):
+        return f"caps-generate-P4-V3-targetNone/level{k}"
+
     full = Store(tmp_path / "full.sqlite")
     caps.generate(4, store=full, workers=1, max_classes=100)  # stops before level 10 (267)
-    done = full.finished_tasks(job)
-    assert done and all(int(key[1 : key.index(".")]) <= 9 for key in done)
+    done = {k: full.finished_tasks(job(k)) for k in range(12)}
+    assert all(done[k] for k in range(10)) and not done[10] and not done[11]
     partial = Store(tmp_path / "partial.sqlite")
-    for key, payload in done.items():
-        if key.startswith(("k7.", "k8.", "k9.")):
-            continue  # as if killed after level 6
-        partial.finish_task(job, key, payload)
+    for k in range(7):  # as if killed after level 6
+        for key, payload in done[k].items():
+            partial.finish_task(job(k), key, payload)
     resumed = caps.generate(4, store=partial, workers=1, max_classes=100)
-    assert not resumed.finished and partial.finished_tasks(job) == done
+    assert not resumed.finished
+    assert all(partial.finished_tasks(job(k)) == done[k] for k in range(12))
+
+
+def test_a_generation_resumed_with_another_pool_finds_its_tasks_under_the_same_names(tmp_path):
+    """Checkpoints name the caps a task extends, not the pool: a run on two workers stopped
+    after level 10 (267 classes, five tasks), resumed on one worker, finds every finished task
+    of the two-worker run under the same name and ends as one uninterrupted run does."""
+
+    def job(k):
+        return f"caps-generate-P4-V3-targetNone/level{k}"
+
+    alone = caps.generate(4, workers=1, max_classes=700)
+    store = Store(tmp_path / "s.sqlite")
+    caps.generate(4, store=store, workers=2, max_classes=300)  # stops before level 11 (670)
+    before = {k: store.finished_tasks(job(k)) for k in range(12)}
+    assert len(before[10]) == 5 and not before[11]
+    resumed = caps.generate(4, store=store, workers=1, max_classes=700)
+    assert resumed.levels == alone.levels
+    for k in range(11):
+        assert store.finished_tasks(job(k)) == before[k]
 
 
 def test_no_set_probabilities_and_odds():

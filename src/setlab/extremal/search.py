@@ -6,7 +6,9 @@ representative (one card per orbit of the representative's stabiliser) and keepi
 nauty certificate. A configuration passing T_k has a card whose deletion leaves one passing
 T_{k-1} (see :func:`level_thresholds`), so no orbit passing T_n is ever missed. The max and min
 searches (:func:`search`) and the cap classes of :mod:`setlab.extremal.nearcaps` (threshold 0
-for min: no set at all) all run the one level loop :func:`generate_levels`.
+for min: no set at all) all run the one level loop :func:`generate_levels`; its step
+:func:`run_level` (a level's parents in named, checkpointed tasks) is shared with the canonical
+augmentation of :func:`setlab.extremal.caps.generate`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import hashlib
 import json
 import math
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -38,6 +41,7 @@ __all__ = [
     "job_name",
     "level_thresholds",
     "orbit_sizes",
+    "run_level",
     "search",
 ]
 
@@ -198,6 +202,52 @@ def job_name(properties: int, sense: Sense, thresholds: list[int], level: int) -
     return f"search-v1/{sense}/P{properties}/level{level}/{prefix}"
 
 
+def run_level(
+    job: str,
+    level: Sequence[Any],
+    extend: Callable[..., dict[str, Any]],
+    arguments: tuple[Any, ...],
+    size: int,
+    *,
+    store: Store | None = None,
+    workers: int | None = None,
+    executor: Executor | None = None,
+    description: str = "",
+    summary: Callable[[dict[str, Any]], str] | None = None,
+) -> list[dict[str, Any]]:
+    """Extend one level of a generation: ``extend(*arguments, parents)`` on each run of ``size``
+    consecutive parents of ``level``; the payloads in the order of the level.
+
+    The step every level-by-level generator shares, whatever its rule for children (certificate
+    deduplication in :func:`generate_levels`, canonical augmentation in
+    :func:`setlab.extremal.caps.generate`). A task is named by the range of parents it extends,
+    ``"0000000-0000064"``, and the ranges depend on the level and ``size`` alone, never on the
+    number of workers: a generation checkpointed under ``job`` and resumed with another pool
+    size finds each finished task under the same name, for the same work.
+
+    Examples
+    --------
+    Two parents of AG(2,3) in tasks of one parent each; every child of a card is a line's pair:
+
+    >>> out = run_level("demo", [[[0], 0], [[0, 1], 0]], extend_classes, (2, "max", 0), 1)
+    >>> [[(cards, sets) for _, cards, sets in payload["classes"]] for payload in out]
+    [[([0, 1], 0)], [([0, 1, 2], 1), ([0, 1, 3], 0)]]
+    """
+    ranges = [(begin, min(begin + size, len(level))) for begin in range(0, len(level), size)]
+    tasks = {f"{b:07d}-{e:07d}": (*arguments, level[b:e]) for b, e in ranges}
+    payloads = run_tasks(
+        job,
+        tasks,
+        extend,
+        store,
+        workers=workers,
+        executor=executor,
+        description=description,
+        summary=summary,
+    )
+    return [payloads[key] for key in sorted(payloads)]  # zero-padded ranges sort as numbers
+
+
 def generate_levels(
     properties: int,
     sense: Sense,
@@ -240,44 +290,34 @@ def generate_levels(
         # Invariant: ``level`` holds one representative of each class of (k-1)-card
         # configurations passing T_{k-1}, so extending each by every card (one per orbit of its
         # stabiliser) reaches every class of k-card configurations passing T_k.
-        # Work split: parents in contiguous chunks, a pool only when the level is big enough.
-        # A checkpointed task is named by the parents it extends (their range in the level), and
-        # the chunks depend on the level alone, never on the number of workers: a search resumed
-        # with another pool size finds each finished task under the same name, for the same work.
+        # Work split: parents in contiguous ranges (see run_level), a pool only when the level
+        # is big enough.
         work = len(level) * (n - k + 1)
         pool = 1 if work < _SERIAL_WORK else (workers or default_workers())
-        size = min(500, max(1, math.ceil(len(level) / _CHUNKS_PER_LEVEL)))
-        tasks = {
-            f"{begin:07d}-{min(begin + size, len(level)):07d}": (
-                properties,
-                sense,
-                thresholds[k],
-                level[begin : begin + size],
-            )
-            for begin in range(0, len(level), size)
-        }
-        payloads = run_tasks(
+        payloads = run_level(
             job_name(properties, sense, list(thresholds), k),
-            tasks,
+            level,
             extend_classes,  # looked up at run time (tests stand in a failing one)
-            store,
+            (properties, sense, thresholds[k]),
+            min(500, max(1, math.ceil(len(level) / _CHUNKS_PER_LEVEL))),
+            store=store,
             workers=pool,
             description=f"{description or f'{sense} P={properties}'} level {k}",
             summary=lambda done: f"{sum(len(p['classes']) for p in done.values())} children kept",
         )
         # Isomorph rejection across tasks: one child per certificate, the first in task order.
         merged: dict[str, list[Any]] = {}
-        for key in sorted(payloads):
-            for item in payloads[key]["classes"]:
+        for payload in payloads:
+            for item in payload["classes"]:
                 merged.setdefault(item[0], item)
         keys = sorted(merged) if order == "certificate" else list(merged)
         level = [[merged[key][1], merged[key][2]] for key in keys]
         yield Level(
             k,
             level,
-            sum(p["children"] for p in payloads.values()),
-            sum(p["certificate_calls"] for p in payloads.values()),
-            sum(p["automorphism_calls"] for p in payloads.values()),
+            sum(p["children"] for p in payloads),
+            sum(p["certificate_calls"] for p in payloads),
+            sum(p["automorphism_calls"] for p in payloads),
             _hash(sorted(merged)),
         )
         if not level:

@@ -3,7 +3,9 @@
 McKay's canonical augmentation: a (k+1)-cap S + x is kept iff x lies in the Aut(S + x)-orbit of
 a canonical card of S + x, and x is tried once per Aut(S)-orbit of the cards extending S, so
 every class appears exactly once with no certificate table. Each level also counts the caps it
-stands for by orbit-stabiliser, |G| / |Aut(S)| per class.
+stands for by orbit-stabiliser, |G| / |Aut(S)| per class. The levels run through the
+generators' shared step, :func:`setlab.extremal.search.run_level`, so their tasks and
+checkpoints are named as the searches' are.
 
 References
 ----------
@@ -22,14 +24,15 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from setlab.executor import default_workers, process_pool, run_tasks
+from setlab.executor import default_workers, process_pool
 from setlab.extremal.caps.deck import Deck, deck, deck_pair_completions
+from setlab.extremal.search import run_level
 from setlab.store import Store
 
 __all__ = ["CHUNK", "Generation", "generate"]
 
 CHUNK = 64
-"""Caps per task of one generation level (fixed, so checkpoint keys survive a change of pool)."""
+"""Caps per task of one generation level (fixed, so checkpoint names survive a change of pool)."""
 
 
 @cache
@@ -117,10 +120,10 @@ def _upper_bound(d: Deck, cap: np.ndarray, free: np.ndarray, slice_bound: int) -
 def _extend_level(
     properties: int,
     values: int,
-    caps: list[list[int]],
     target: int | None,
     slice_bound: int,
-    deadline: float | None = None,
+    deadline: float | None,
+    caps: list[list[int]],
 ) -> dict[str, Any]:
     """Children (one per class) of a chunk of class representatives of k-caps, and statistics.
 
@@ -225,41 +228,35 @@ def generate(
             if (deadline is not None and time.time() > deadline) or len(level) > max_classes:
                 finished = False
                 break
-            tasks = {
-                f"k{k}.c{i}": (
-                    properties,
-                    values,
-                    level[i : i + CHUNK],
-                    target,
-                    slice_bound,
-                    deadline,
-                )
-                for i in range(0, len(level), CHUNK)
-            }
-            parallel = workers > 1 and len(tasks) > 2
+            # The level's caps go out CHUNK at a time through the generators' shared step,
+            # named by the range they extend; a run with a deadline is not resumable, so it
+            # checkpoints nothing.
+            parallel = workers > 1 and len(level) > 2 * CHUNK
             if parallel and pool is None:
                 pool = process_pool(workers)
-            results = run_tasks(
-                job,
-                tasks,
+            results = run_level(
+                f"{job}/level{k}",
+                level,
                 _extend_level,
-                store if deadline is None else None,
+                (properties, values, target, slice_bound, deadline),
+                CHUNK,
+                store=store if deadline is None else None,
                 workers=workers if parallel else 1,
                 executor=pool if parallel else None,
                 description=f"caps of {k} cards",
             )
-            if any(r["timed_out"] for r in results.values()):
+            if any(r["timed_out"] for r in results):
                 finished = False
                 break
             summary = {"k": k, "classes": len(level)}
             for key in ("labelled", "complete", "complete_classes", "extensions", "pruned"):
-                summary[key] = sum(r[key] for r in results.values())
+                summary[key] = sum(r[key] for r in results)
             summary["caps"] = summary.pop("labelled")
             if target is not None:
                 for key in ("caps", "complete", "complete_classes", "extensions"):
                     del summary[key]
             levels.append(summary)
-            level = [child for r in results.values() for child in r["children"]]
+            level = [child for r in results for child in r["children"]]
             if target is not None and level and k + 1 >= target:
                 target = k + 2  # a (k+1)-cap exists: look for a bigger one from now on
     finally:
