@@ -106,8 +106,8 @@ def test_every_image_link_resolves(quick_report):
 
 def test_report_md_lists_every_section(quick_report):
     markdown = (quick_report / "report.md").read_text()
-    for module in SECTIONS:
-        assert f"## {module.TITLE}\n" in markdown
+    for number, module in enumerate(SECTIONS, 1):
+        assert f"## {number}. {module.TITLE}\n" in markdown
 
 
 def test_a_new_section_is_one_build_function(tmp_path):
@@ -187,3 +187,43 @@ def test_numbers_of_one_provenance_share_a_footnote(tmp_path):
     build_report(tmp_path, sections=[toy], progress=False)
     markdown = (tmp_path / "report.md").read_text()
     assert markdown.count("[1]") == 4 and "[2]" not in markdown
+
+
+def test_the_report_reads_like_a_paper(tmp_path):
+    """A summary of the findings first; tables and figures numbered through the report; a
+    note per kind of computation; long tables folded; a page that fits a phone."""
+
+    def first(context: Context) -> Section:
+        runs = [context.compute("one count", len, range(k)) for k in (3, 4)]
+        return Section(
+            "First",
+            "a test",
+            (
+                Table(("a",), ((runs[0],), (runs[1],)), "two runs of one kind"),
+                Figure("one-card", card_svg(Card(0)), "a card"),
+                Figure("two-card", card_svg(Card(1)), "another card"),
+            ),
+            findings=("**three** is the first count",),
+        )
+
+    def second(context: Context) -> Section:
+        rows = tuple((str(k),) for k in range(40))
+        return Section("Second", "a test", (Table(("k",), rows, "forty rows"),))
+
+    modules = [types.SimpleNamespace(__name__=f.__name__, TITLE=f.__name__, build=f)
+               for f in (first, second)]  # fmt: skip
+    build_report(tmp_path, sections=modules, progress=False)
+    page = (tmp_path / "index.html").read_text()
+    markdown = (tmp_path / "report.md").read_text()
+    assert page.index('id="summary"') < page.index('id="first"')
+    assert "<strong>three</strong> is the first count" in page
+    assert "- **three** is the first count" in markdown
+    for label in ("**Table 1.** two runs of one kind", "**Figure 1.** a card",
+                  "**Figure 2.** another card", "**Table 2.** forty rows"):  # fmt: skip
+        assert label in markdown
+    assert "<strong>Table 2.</strong> forty rows" in page
+    assert "computed in this run: one count (2 runs," in markdown and "[2]" not in markdown
+    assert page.count("<details>") == 1 and "Table 2: 40 rows" in page  # only the long one
+    assert page.count('<div class="figures">') == 1  # the two figures share a grid
+    assert 'name="viewport"' in page
+    assert "## 2. Second" in markdown

@@ -1,7 +1,10 @@
 """Writing the report: every section built in turn, rendered to index.html and report.md.
 
-index.html is self-contained (each figure an inline ``data:`` URI); report.md links the same
-figures as SVG files under ``images/``. A number's provenance is a footnote of its section.
+The report reads like a paper: a summary of the key findings first (what the seeds claimed, what
+setlab reproduced, what it settled), then the sections with numbered tables and figures and their
+captions. index.html is self-contained (each figure an inline ``data:`` URI), fits a phone, and
+folds long tables; report.md links the same figures as SVG files under ``images/``. A number's
+provenance is a footnote of its section, one note per kind of computation.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from setlab.report.model import (
     Section,
     Table,
     Text,
+    format_seconds,
     format_value,
 )
 
@@ -138,15 +142,40 @@ def _slug(title: str) -> str:
 
 
 class _Notes:
-    """Numbered provenance footnotes of one section; numbers of one provenance share a note."""
+    """Provenance footnotes of one section, one per kind of computation.
+
+    Numbers computed the same way (``how``) share a note, which gives their time once per
+    distinct run; numbers read from the store and re-verified the same way share one that lists
+    their certificates.
+    """
 
     def __init__(self) -> None:
-        self.lines: list[str] = []
+        self.kinds: dict[tuple[str, str], tuple[set[float], list[int]]] = {}
 
     def mark(self, number: Number) -> int:
-        if number.provenance not in self.lines:
-            self.lines.append(number.provenance)
-        return self.lines.index(number.provenance) + 1
+        runs, certificates = self.kinds.setdefault((number.source, number.how), (set(), []))
+        runs.add(number.seconds)
+        if number.certificate is not None and number.certificate not in certificates:
+            certificates.append(number.certificate)
+        return list(self.kinds).index((number.source, number.how)) + 1
+
+    @property
+    def lines(self) -> list[str]:
+        out = []
+        for (source, how), (runs, certificates) in self.kinds.items():
+            time = format_seconds(sum(runs))
+            if len(runs) > 1:
+                time = f"{len(runs)} runs, {time} in all"
+            if source == "store":
+                ids = ", ".join(f"#{c}" for c in certificates)
+                word = "certificate" if len(certificates) == 1 else "certificates"
+                out.append(
+                    f"read from the results store ({word} {ids}); re-verified in this run "
+                    f"({how}, {time})"
+                )
+            else:
+                out.append(f"computed in this run: {how} ({time})")
+        return out
 
 
 def _cell_html(cell: object, notes: _Notes) -> str:
@@ -176,75 +205,174 @@ def _seed_text(claim: Claim) -> str:
     return f"{format_value(claim.seed)} ± {width}"
 
 
-def _rows(block: Table | Claims) -> tuple[tuple[str, ...], list[tuple[object, ...]], str]:
+_FOLD_ROWS = 16
+"""An HTML table longer than this is folded under its caption (open with a click)."""
+
+_WIDE_FIGURE = 520
+"""A figure wider than this (in px) takes a whole row of the figure grid."""
+
+
+def _labels(sections: Sequence[Section]) -> dict[tuple[int, int], str]:
+    """"Table k" and "Figure k" for every table, claim table and figure, numbered through the
+    report in reading order; keyed by (section index, block index)."""
+    labels: dict[tuple[int, int], str] = {}
+    tables = figures = 0
+    for i, section in enumerate(sections):
+        for j, block in enumerate(section.blocks):
+            if isinstance(block, Figure):
+                figures += 1
+                labels[i, j] = f"Figure {figures}"
+            elif isinstance(block, (Table, Claims)):
+                tables += 1
+                labels[i, j] = f"Table {tables}"
+    return labels
+
+
+_CLAIMS_CAPTION = "The seed's values beside setlab's, computed now."
+
+
+def _caption(label: str, caption: str) -> str:
+    """A numbered caption in Markdown; a claim table without one says what it holds."""
+    return f"**{label}.** {caption or _CLAIMS_CAPTION}"
+
+
+def _rows(block: Table | Claims) -> tuple[tuple[str, ...], list[tuple[object, ...]]]:
     if isinstance(block, Table):
-        return block.headers, list(block.rows), block.caption
+        return block.headers, list(block.rows)
     rows: list[tuple[object, ...]] = [
         (c.statement, _seed_text(c), c.value, "yes" if c.agrees else "**NO**") for c in block.claims
     ]
-    return ("Statement", "Seed says", "setlab", "Reproduced"), rows, block.caption
+    return ("Statement", "Seed says", "setlab", "Reproduced"), rows
+
+
+def _summary(sections: Sequence[Section]) -> list[tuple[str, str, int, int]]:
+    """Per section: title, anchor, seed values reproduced, seed values checked."""
+    return [
+        (s.title, _slug(s.title), sum(c.agrees for c in s.claims), len(s.claims)) for s in sections
+    ]
+
+
+def _failures(sections: Sequence[Section]) -> list[str]:
+    return [f"{c.statement} (seed {_seed_text(c)}, setlab {c.value})"
+            for s in sections for c in s.claims if not c.agrees]  # fmt: skip
 
 
 _STYLE = """
-body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em;
-       color: #222; line-height: 1.45; }
-table { border-collapse: collapse; margin: 1em 0; }
+body { font-family: Georgia, 'DejaVu Serif', serif; max-width: 60rem; margin: 2em auto;
+       padding: 0 1em; color: #222; line-height: 1.5; }
+h1, h2, h3, nav, table, figcaption, caption, summary, .meta { font-family: system-ui, sans-serif; }
+h1 { font-size: 1.9em; margin-bottom: 0.2em; }
+h2 { border-top: 1px solid #ddd; padding-top: 1em; margin-top: 2em; }
+.meta { color: #555; font-size: 0.95em; }
+.abstract { background: #f7f7f4; border-left: 4px solid #1a5e9a; padding: 0.6em 1.2em; }
+.abstract li { margin: 0.3em 0; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.92em; }
 th, td { border: 1px solid #ccc; padding: 0.3em 0.7em; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; }
-caption { caption-side: bottom; color: #555; font-size: 0.9em; padding-top: 0.3em; }
+caption { caption-side: top; text-align: left; color: #444; font-size: 0.92em;
+          padding-bottom: 0.4em; }
 .number.store { color: #1a5e9a; }
 sup { color: #888; font-size: 0.7em; }
-figure { display: inline-block; margin: 0.5em 1em 1em 0; vertical-align: top; }
-figure img { max-width: 100%; }
-figcaption { color: #555; font-size: 0.9em; max-width: 640px; }
-ol.notes { color: #666; font-size: 0.85em; }
+.figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(22rem, 100%), 1fr));
+           gap: 1.2em; margin: 1em 0; align-items: start; }
+figure { margin: 0; }
+figure.wide { grid-column: 1 / -1; }
+figure img { max-width: 100%; height: auto; }
+figcaption { color: #444; font-size: 0.88em; }
+details { margin: 1em 0; }
+summary { cursor: pointer; color: #1a5e9a; }
+ol.notes { color: #666; font-size: 0.82em; font-family: system-ui, sans-serif; }
 nav li { margin: 0.1em 0; }
+@media (max-width: 40rem) { body { margin: 1em auto; } h1 { font-size: 1.5em; } }
 """
 
 
+def _html_table(block: Table | Claims, label: str, notes: _Notes) -> str:
+    headers, rows = _rows(block)
+    caption = inline_html(_caption(label, block.caption))
+    head = "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in headers) + "</tr>"
+    body = "".join(  # a row per line
+        "\n<tr>" + "".join(f"<td>{_cell_html(cell, notes)}</td>" for cell in row) + "</tr>"
+        for row in rows
+    )
+    table = f'<div class="scroll"><table><caption>{caption}</caption>{head}{body}\n</table></div>'
+    if len(rows) <= _FOLD_ROWS:
+        return table
+    return (
+        f"<details><summary>{html.escape(label)}: {len(rows)} rows (open)</summary>"
+        f"{table}</details>"
+    )
+
+
+def _html_figure(block: Figure, label: str) -> str:
+    wide = ' class="wide"' if block.drawing.width > _WIDE_FIGURE else ""
+    return (
+        f'<figure{wide}><img src="{block.drawing.data_uri()}" '
+        f'width="{block.drawing.width:.0f}" alt="{html.escape(block.caption)}">'
+        f"<figcaption>{inline_html(_caption(label, block.caption))}</figcaption></figure>"
+    )
+
+
 def _html(sections: Sequence[Section], header: str, context: Context) -> str:
+    labels = _labels(sections)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
         "<title>setlab reproduce: the seeds, recomputed</title>",
         f"<style>{_STYLE}</style></head><body>",
         "<h1>setlab reproduce: the seeds, recomputed</h1>",
-        f"<p>{html.escape(header)}</p>",
-        "<nav><ol>",
+        f'<p class="meta">{html.escape(header)}</p>',
+        '<section id="summary" class="abstract"><h3>Summary</h3>',
     ]
-    for section in sections:
+    rows = _summary(sections)
+    agreed, total = sum(r[2] for r in rows), sum(r[3] for r in rows)
+    parts.append(
+        f"<p>The seed documents state {total} values that a computer can check; setlab "
+        f"recomputed each of them in this run and reproduces <strong>{agreed} of {total}</strong>"
+        + (".</p>" if agreed == total else ". Not reproduced:</p>")
+    )
+    if agreed != total:
+        items = "".join(f"<li>{inline_html(f)}</li>" for f in _failures(sections))
+        parts.append(f"<ul>{items}</ul>")
+    findings = [(s, f) for s in sections for f in s.findings]
+    if findings:
+        parts.append("<p>Key findings:</p><ul>")
+        parts += [
+            f'<li>{inline_html(f)} (<a href="#{_slug(s.title)}">more</a>)</li>'
+            for s, f in findings
+        ]
+        parts.append("</ul>")
+    parts.append("</section>")
+    parts.append("<nav><h3>Contents</h3><ol>")
+    for (title, slug, agreed, total), section in zip(rows, sections, strict=True):
         seconds = context.timings.get(section.title, 0.0)
+        checked = f"; {agreed} of {total} seed values" if total else ""
         parts.append(
-            f'<li><a href="#{_slug(section.title)}">{html.escape(section.title)}</a> '
-            f"({inline_html(section.source)}; {seconds:.1f} s)</li>"
+            f'<li><a href="#{slug}">{html.escape(title)}</a> '
+            f"({format_seconds(seconds)}{checked})</li>"
         )
     parts.append("</ol></nav>")
-    for section in sections:
+    for i, section in enumerate(sections):
         notes = _Notes()
         parts.append(f'<section id="{_slug(section.title)}">')
-        parts.append(f"<h2>{html.escape(section.title)}</h2>")
-        parts.append(f"<p><em>Source: {inline_html(section.source)}</em></p>")
-        for block in section.blocks:
+        parts.append(f"<h2>{i + 1}. {html.escape(section.title)}</h2>")
+        parts.append(f'<p class="meta"><em>Source: {inline_html(section.source)}</em></p>')
+        gallery: list[str] = []
+        for j, block in enumerate(section.blocks):
+            if isinstance(block, Figure):
+                gallery.append(_html_figure(block, labels[i, j]))
+                continue
+            if gallery:  # consecutive figures share one grid
+                parts.append('<div class="figures">' + "".join(gallery) + "</div>")
+                gallery = []
             if isinstance(block, Text):
                 parts.append(f"<p>{inline_html(block.markdown)}</p>")
-            elif isinstance(block, Figure):
-                parts.append(
-                    f'<figure><img src="{block.drawing.data_uri()}" '
-                    f'width="{block.drawing.width:.0f}" alt="{html.escape(block.caption)}">'
-                    f"<figcaption>{inline_html(block.caption)}</figcaption></figure>"
-                )
             else:
-                headers, rows, caption = _rows(block)
-                parts.append("<table>")
-                if caption:
-                    parts.append(f"<caption>{inline_html(caption)}</caption>")
-                parts.append(
-                    "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in headers) + "</tr>"
-                )
-                for row in rows:
-                    cells = "".join(f"<td>{_cell_html(cell, notes)}</td>" for cell in row)
-                    parts.append(f"<tr>{cells}</tr>")
-                parts.append("</table>")
+                parts.append(_html_table(block, labels[i, j], notes))
+        if gallery:
+            parts.append('<div class="figures">' + "".join(gallery) + "</div>")
         if notes.lines:
             items = "".join(f"<li>{html.escape(line)}</li>" for line in notes.lines)
             parts.append(f'<ol class="notes">{items}</ol>')
@@ -254,24 +382,38 @@ def _html(sections: Sequence[Section], header: str, context: Context) -> str:
 
 
 def _markdown(sections: Sequence[Section], header: str, context: Context) -> str:
-    parts = ["# setlab reproduce: the seeds, recomputed", "", header, ""]
-    for section in sections:
+    labels = _labels(sections)
+    rows = _summary(sections)
+    agreed, total = sum(r[2] for r in rows), sum(r[3] for r in rows)
+    parts = ["# setlab reproduce: the seeds, recomputed", "", header, "", "## Summary", ""]
+    parts += [
+        f"The seed documents state {total} values that a computer can check; setlab recomputed "
+        f"each of them in this run and reproduces **{agreed} of {total}**"
+        + ("." if agreed == total else ". Not reproduced:"),
+        "",
+    ]
+    if agreed != total:
+        parts += [f"- {f}" for f in _failures(sections)] + [""]
+    findings = [f for s in sections for f in s.findings]
+    if findings:
+        parts += ["Key findings:", ""] + [f"- {f}" for f in findings] + [""]
+    for i, section in enumerate(sections):
         notes = _Notes()
-        parts += [f"## {section.title}", "", f"Source: {section.source}", ""]
-        for block in section.blocks:
+        parts += [f"## {i + 1}. {section.title}", "", f"Source: {section.source}", ""]
+        for j, block in enumerate(section.blocks):
             if isinstance(block, Text):
                 parts += [block.markdown, ""]
             elif isinstance(block, Figure):
-                parts += [f"![{block.caption}](images/{block.name}.svg)", "", block.caption, ""]
+                caption = _caption(labels[i, j], block.caption)
+                parts += [f"![{block.caption}](images/{block.name}.svg)", "", caption, ""]
             else:
-                headers, rows, caption = _rows(block)
+                headers, table_rows = _rows(block)
+                parts += [_caption(labels[i, j], block.caption), ""]
                 parts.append("| " + " | ".join(headers) + " |")
                 parts.append("|" + "---|" * len(headers))
-                for row in rows:
+                for row in table_rows:
                     parts.append("| " + " | ".join(_cell_markdown(c, notes) for c in row) + " |")
                 parts.append("")
-                if caption:
-                    parts += [caption, ""]
         if notes.lines:
             parts += [f"{k}. {line}" for k, line in enumerate(notes.lines, 1)]
             parts.append("")

@@ -159,11 +159,16 @@ Block = Text | Table | Claims | Figure
 
 @dataclass(frozen=True)
 class Section:
-    """One section of the report: a title, the seed it reproduces, and its blocks in order."""
+    """One section of the report: a title, the seed it reproduces, and its blocks in order.
+
+    ``findings`` are the section's key results in a sentence each (Markdown), built from its
+    numbers; the report's summary opens with them.
+    """
 
     title: str
     source: str
     blocks: tuple[Block, ...]
+    findings: tuple[str, ...] = ()
 
     @property
     def claims(self) -> list[Claim]:

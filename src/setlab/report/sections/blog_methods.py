@@ -96,4 +96,9 @@ def build(context: Context) -> Section:
                 "Measured in this run on this machine; the ratio is the headline.",
             ),
         ),
+        findings=(
+            f"Finding every set on a board: setlab's batch kernel is "
+            f"{table_rows[-1][2].value:,.0f} times faster than the blog's generate-and-test, "
+            f"{table_rows[-1][1].value} microseconds per 12-card board.",
+        ),
     )

@@ -243,4 +243,10 @@ def build(context: Context) -> Section:
             ),
             *figures,
         ),
+        findings=(
+            f"The largest collection of the 81 cards with no set has {len(counts) - 1} cards; "
+            f"there are {counts[-1].caps:,} such caps and, up to affine maps, "
+            f"{counts[-1].classes} (every cap of every size counted exactly, "
+            f"{sum(c.classes for c in counts):,} classes in all).",
+        ),
     )
