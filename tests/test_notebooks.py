@@ -1,8 +1,9 @@
-"""The notebooks run: every code cell in order, each picture a cell shows is valid SVG."""
+"""The notebooks run: every code cell in order, each picture a cell shows is valid SVG, and the
+outputs they ship with (written by notebooks/execute.py) are those of a fresh run."""
 
 from __future__ import annotations
 
-import ast
+import importlib.util
 import json
 import xml.etree.ElementTree as ET
 from fractions import Fraction
@@ -11,24 +12,11 @@ from pathlib import Path
 import pytest
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
-
-
-def run_notebook(path: Path) -> tuple[dict, list[object]]:
-    """Execute the code cells of ``path`` in one namespace, as Jupyter would: (namespace, the
-    value of each cell ending in an expression)."""
-    namespace: dict = {"__name__": "__main__"}
-    shown = []
-    for cell in json.loads(path.read_text())["cells"]:
-        if cell["cell_type"] != "code":
-            continue
-        tree = ast.parse("".join(cell["source"]))
-        last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-        if last is not None:
-            tree.body.pop()
-        exec(compile(tree, str(path), "exec"), namespace)
-        if last is not None:
-            shown.append(eval(compile(ast.Expression(last.value), str(path), "eval"), namespace))
-    return namespace, shown
+_spec = importlib.util.spec_from_file_location(
+    "execute", NOTEBOOKS[0].parent / "execute.py" if NOTEBOOKS else "execute.py"
+)
+execute = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(execute)
 
 
 def test_there_is_a_notebook():
@@ -36,14 +24,26 @@ def test_there_is_a_notebook():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_notebook_runs_and_its_pictures_are_svg(path, capsys):
-    namespace, shown = run_notebook(path)
-    pictures = [value for value in shown if hasattr(value, "_repr_svg_")]
+def test_notebook_runs_and_ships_the_outputs_of_a_fresh_run(path):
+    notebook = json.loads(path.read_text())
+    namespace, fresh = execute.run_cells(notebook)
+    shipped = [cell.get("outputs", []) for cell in notebook["cells"] if cell["cell_type"] == "code"]
+    pictures = 0
+    for mine, theirs in zip(shipped, fresh, strict=True):
+        # the same outputs, kind by kind; printed text exactly as a fresh run prints it
+        assert [o["output_type"] for o in mine] == [o["output_type"] for o in theirs]
+        for old, new in zip(mine, theirs, strict=True):
+            if old["output_type"] == "stream":
+                assert old["text"] == new["text"]
+            elif "image/svg+xml" in new["data"]:
+                pictures += 1
+                for svg in (old["data"]["image/svg+xml"], new["data"]["image/svg+xml"]):
+                    assert ET.fromstring("".join(svg)).tag.endswith("svg")
     assert pictures
-    for picture in pictures:
-        assert ET.fromstring(picture._repr_svg_()).tag.endswith("svg")
     if path.name == "tour.ipynb":
         assert len(namespace["sets"]) == 5 and namespace["c"].name == "3 purple solid diamonds"
         assert namespace["best"].value == 16 and namespace["best"].proven
         assert namespace["p"] == Fraction(325432404, 10074689485)
-        assert "first round odds against no set" in capsys.readouterr().out
+        printed = "".join(t for cell in fresh for o in cell if o["output_type"] == "stream"
+                          for t in o["text"])  # fmt: skip
+        assert "first round odds against no set" in printed

@@ -71,13 +71,15 @@ def _title(summary: GameSummary) -> str:
 def _drawing(figure: Figure, draw: Callable[[], object]) -> Drawing:
     """``draw()`` on a matplotlib figure, then the figure as a Drawing (its SVG, 1 unit = 1 pt).
 
-    The figure is closed whatever happens, so a failed plot leaves no figure open.
+    The figure is closed whatever happens, so a failed plot leaves no figure open. The SVG is
+    the same from run to run (no date; clip-path ids from a fixed salt).
     """
     try:
         draw()
         figure.tight_layout()
         buffer = io.StringIO()
-        figure.savefig(buffer, format="svg", metadata={"Date": None})
+        with plt.rc_context({"svg.hashsalt": "setlab"}):
+            figure.savefig(buffer, format="svg", metadata={"Date": None})
     finally:
         plt.close(figure)
     return embedded_svg(buffer.getvalue())
