@@ -57,6 +57,7 @@ function tick() {
 
 function draw() {
   renderBoard($("play-board"), game.table, names, selected, toggle);
+  $("play-board").dataset.game = game.game;
   for (const card of hinted) {
     document.querySelector(`#play-board [data-card="${card}"]`)?.classList.add("hint");
   }
