@@ -51,7 +51,7 @@ def server(tmp_path_factory):
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
-    config = uvicorn.Config(create_app(store), log_level="warning", ws="websockets")
+    config = uvicorn.Config(create_app(store), log_level="warning")
     app_server = uvicorn.Server(config)
     thread = threading.Thread(target=app_server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -70,7 +70,7 @@ def run_serve(args: argparse.Namespace) -> int:
     print(f"setlab serve: open http://{shown}:{port}/ in a browser (Ctrl-C stops)", flush=True)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print("note: listening beyond this computer: anyone who can reach it can play", flush=True)
-    config = uvicorn.Config(create_app(args.store), log_level="warning", ws="websockets")
+    config = uvicorn.Config(create_app(args.store), log_level="warning")
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])
