@@ -33,7 +33,7 @@ from setlab.extremal.bigcaps import best_construction
 from setlab.find import find_sets
 from setlab.game.statistics import expected_sets
 from setlab.geometry import indices_of
-from setlab.render import board_svg, card_svg, configuration_svg
+from setlab.render import board_svg, card_svg, configuration_svg, set_colours
 from setlab.store import PROBLEMS, Store
 from setlab.web.rooms import Lobby, Room, check_name
 from setlab.web.solo import SoloGame, SoloGames
@@ -191,6 +191,7 @@ def create_app(store_path: str | Path | None = None) -> Starlette:
                 "properties": properties,
                 "cards": [_card_json(c) for c in cards],
                 "sets": [list(s) for s in sets],
+                "colours": set_colours(len(sets)),
                 "expected": float(expected),
             }
         )

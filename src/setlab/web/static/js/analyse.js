@@ -68,7 +68,7 @@ async function analyse() {
   $("analyse-svg").href = `/api/board.svg?${query}&download=1`;
   $("analyse-png").href = `/api/board.png?${query}&download=1`;
   const expected = answer.expected.toFixed(2);
-  const items = answer.sets.map((triple) => el("li", {},
+  const items = answer.sets.map((triple, k) => el("li", { style: `border-left-color: ${answer.colours[k]}` },
     el("div", { class: "mini-cards" }, ...triple.map((i) => cardImage(answer.cards[i].index))),
     el("span", { text: triple.map((i) => answer.cards[i].name).join(" + ") })));
   if (!items.length) items.push(el("li", { class: "none", text: "No set: these cards are a cap." }));
