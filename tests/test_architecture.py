@@ -34,6 +34,7 @@ FLOORS = {
     "setlab.certificates": 8,
     "setlab.report": 9,
     "setlab.cli": 10,
+    "setlab.web": 10,
     "setlab.__main__": 11,
 }
 """The floor of each package or top-level module, from the ground up."""
@@ -80,7 +81,7 @@ def test_the_walk_finds_the_house():
     assert len(IMPORTS) > 100
 
 
-SIDEWAYS = {("setlab.game", "setlab.extremal")}
+SIDEWAYS = {("setlab.game", "setlab.extremal"), ("setlab.cli", "setlab.web")}
 """Arrows between two packages on neighbouring floors that the docs name (higher -> lower)."""
 
 

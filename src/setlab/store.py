@@ -27,7 +27,15 @@ import platformdirs
 
 from setlab.errors import SetlabError
 
-__all__ = ["PROBLEMS", "Result", "Sense", "Store", "default_store_path", "software_versions"]
+__all__ = [
+    "PROBLEMS",
+    "PlayedGame",
+    "Result",
+    "Sense",
+    "Store",
+    "default_store_path",
+    "software_versions",
+]
 
 Sense = Literal["max", "min"]
 """Which extreme a result is: the most (``"max"``) or the fewest (``"min"``) sets."""
@@ -58,6 +66,16 @@ CREATE TABLE IF NOT EXISTS checkpoints (
     task    TEXT NOT NULL,
     payload TEXT NOT NULL,
     PRIMARY KEY (job, task)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id          INTEGER PRIMARY KEY,
+    kind        TEXT    NOT NULL,
+    properties  INTEGER NOT NULL,
+    seconds     REAL    NOT NULL,
+    sets        INTEGER NOT NULL,
+    hints       INTEGER NOT NULL,
+    mistakes    INTEGER NOT NULL,
+    finished    REAL    NOT NULL
 );
 """
 
@@ -109,6 +127,20 @@ class Result:
     def proven(self) -> bool:
         """True when the witness attains the proven bound."""
         return self.value is not None and self.value == self.bound
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One game a person played (``kind`` "solo" or "room"): time, sets taken, hints, mistakes."""
+
+    id: int
+    kind: str
+    properties: int
+    seconds: float
+    sets: int
+    hints: int
+    mistakes: int
+    finished: float
 
 
 class Store:
@@ -283,6 +315,38 @@ class Store:
         """Drop the checkpoints of ``job`` (after its result is recorded)."""
         with self._transaction():
             self._db.execute("DELETE FROM checkpoints WHERE job=?", (job,))
+
+    # -- games played --------------------------------------------------------------------------
+
+    def record_game(
+        self, kind: str, properties: int, seconds: float, sets: int, hints: int, mistakes: int
+    ) -> int:
+        """Keep one finished game a person played; returns its id.
+
+        Examples
+        --------
+        >>> store = Store(":memory:")
+        >>> store.record_game("solo", 4, 312.5, 25, 1, 2)
+        1
+        >>> store.games()[0].seconds
+        312.5
+        """
+        with self._transaction():
+            cursor = self._db.execute(
+                "INSERT INTO games (kind, properties, seconds, sets, hints, mistakes, finished)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (kind, properties, float(seconds), sets, hints, mistakes, time.time()),
+            )
+            return int(cursor.lastrowid or 0)
+
+    def games(self, kind: str | None = None, limit: int = 1000) -> list[PlayedGame]:
+        """The games played, most recent first (at most ``limit``), optionally of one kind."""
+        rows = self._db.execute(
+            "SELECT id, kind, properties, seconds, sets, hints, mistakes, finished FROM games"
+            " WHERE (? IS NULL OR kind=?) ORDER BY finished DESC, id DESC LIMIT ?",
+            (kind, kind, limit),
+        )
+        return [PlayedGame(*row) for row in rows]
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)

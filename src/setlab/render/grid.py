@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from setlab.cards import Card
+from setlab.cards import Card, check_properties, index_of
 from setlab.errors import SetlabError
 from setlab.render.board import highlighted_sets, set_colours
 from setlab.render.drawing import Drawing, element, text
@@ -77,6 +77,7 @@ def configuration_svg(
     sets: Sequence[Sequence[int]] | bool = True,
     labels: bool | None = None,
     drop_constant: bool = False,
+    properties: int | None = None,
 ) -> Drawing:
     """The cards as points of the AG(P,3) layout, every highlighted set a line or curve.
 
@@ -91,6 +92,11 @@ def configuration_svg(
     drop_constant
         Leave out the coordinates on which all cards agree, as the seed paper draws its 5- to
         8-card figures in F_3^2 (at least one coordinate is kept).
+    properties
+        The game P, needed only to draw an empty configuration (the bare grid).
+
+    Every point of the space is a dot of class ``site`` whose ``data-card`` is its index (in the
+    coordinates drawn), so a page can make the grid clickable.
 
     Examples
     --------
@@ -99,9 +105,13 @@ def configuration_svg(
     >>> d.svg.count('class="point"'), d.svg.count('class="set-line"')
     (5, 2)
     """
-    triples = highlighted_sets(cards, sets, "configuration")
-    properties = cards[0].properties
-    vectors = np.array([card.vector for card in cards], dtype=np.int64)
+    if cards or properties is None:
+        triples = highlighted_sets(cards, sets, "configuration")
+        properties = cards[0].properties
+    else:
+        check_properties(properties)
+        triples = []
+    vectors = np.array([card.vector for card in cards], dtype=np.int64).reshape(-1, properties)
     if drop_constant:
         varying = [axis for axis in range(properties) if len(set(vectors[:, axis])) > 1]
         kept = varying or [properties - 1]
@@ -126,7 +136,10 @@ def configuration_svg(
     # Every point of the space as a small dot, and a faint frame around each 3 x 3 block.
     for vector in itertools.product(range(3), repeat=shown):
         x, y = page(point_position(vector))
-        parts.append(element("circle", cx=x, cy=y, r=2.2, fill="#cfcfcf"))
+        site = index_of(vector)
+        parts.append(
+            element("circle", cx=x, cy=y, r=2.2, fill="#cfcfcf", class_="site", data_card=site)
+        )
     parts.append(block_frames(shown, page, scale))
     positions = [page(point_position(tuple(v))) for v in vectors]
     colours = set_colours(len(triples))
@@ -148,9 +161,9 @@ def configuration_svg(
         )
     for card, (x, y) in zip(cards, positions, strict=True):
         parts.append(
-            element("circle", cx=x, cy=y, r=6, fill="#222", class_="point").replace(
-                "/>", f"><title>{card.digits}</title></circle>", 1
-            )
+            element(
+                "circle", cx=x, cy=y, r=6, fill="#222", class_="point", data_card=card.index
+            ).replace("/>", f"><title>{card.digits}</title></circle>", 1)
         )
     if labels:
         for vector, (x, y) in zip(vectors, positions, strict=True):

@@ -1,0 +1,79 @@
+"""``setlab serve``: the web page (play, play together, analyse, explore, results) on a port."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+
+from setlab.cli.common import int_in
+from setlab.errors import SetlabError
+
+__all__ = ["listen", "register", "run_serve"]
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    serve = commands.add_parser(
+        "serve",
+        help="serve setlab's web page: play SET, play together, analyse boards, explore AG(P,3)",
+        description="Start a local web server and print its address. Only this computer can "
+        "reach it unless --host names another address (e.g. 0.0.0.0 for the local network).",
+    )
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port", type=int_in(0, 65535), default=8765, help="port (default 8765; 0: any free one)"
+    )
+    serve.add_argument(
+        "--store", metavar="PATH", help="results store (default $SETLAB_STORE or the user's store)"
+    )
+    serve.set_defaults(run=run_serve)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on (host, port), or a SetlabError naming why not.
+
+    Examples
+    --------
+    >>> with listen("127.0.0.1", 0) as sock:
+    ...     sock.getsockname()[1] > 0
+    True
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as error:
+        raise SetlabError(f"--host: cannot resolve '{host}': {error}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as error:
+        sock.close()
+        raise SetlabError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from setlab.store import Store
+
+    Store(args.store).close()  # refuse an unusable store before serving anything
+    sock = listen(args.host, args.port)
+    import uvicorn
+
+    from setlab.web import create_app
+
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"setlab serve: open http://{shown}:{port}/ in a browser (Ctrl-C stops)", flush=True)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print("note: listening beyond this computer: anyone who can reach it can play", flush=True)
+    config = uvicorn.Config(create_app(args.store), log_level="warning")
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    return 0

@@ -1,0 +1,78 @@
+// Analyse: a board typed or picked; every set found and outlined; the picture to download.
+import { $, api, cardImage, deck, el, say } from "./util.js";
+
+let names = {};
+let picked = [];   // card codes, in order
+let ready = false;
+
+export async function enter() {
+  if (ready) return;
+  ready = true;
+  const cards = await deck();
+  for (const card of cards) names[card.index] = card;
+  $("analyse-picker").replaceChildren(...cards.map((card) => el("button", {
+    class: "pick", "data-card": card.index, "aria-pressed": "false", "aria-label": card.name,
+    title: card.name, onclick: () => pick(card.code),
+  }, cardImage(card.index))));
+  $("analyse-form").addEventListener("submit", (event) => { event.preventDefault(); analyse(); });
+  $("analyse-text").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) analyse();
+  });
+  $("analyse-clear").addEventListener("click", () => { $("analyse-text").value = ""; sync(); $("analyse-result").hidden = true; });
+  $("analyse-deal").addEventListener("click", () => {
+    const shuffled = cards.map((c) => c.code).sort(() => Math.random() - 0.5);
+    $("analyse-text").value = shuffled.slice(0, 12).join(", ");
+    analyse();
+  });
+}
+
+function texts() {
+  return $("analyse-text").value.split(/[\n,;]+/).map((t) => t.trim()).filter(Boolean);
+}
+
+function sync() {
+  const codes = new Set(texts().map((t) => t.toUpperCase()));
+  for (const node of $("analyse-picker").children) {
+    const on = codes.has(names[node.dataset.card].code);
+    node.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+}
+
+function pick(code) {
+  const list = texts();
+  const at = list.findIndex((t) => t.toUpperCase() === code);
+  if (at >= 0) list.splice(at, 1); else list.push(code);
+  $("analyse-text").value = list.join(", ");
+  sync();
+  if (list.length) analyse(); else $("analyse-result").hidden = true;
+}
+
+async function analyse() {
+  const list = texts();
+  if (!list.length) { say($("analyse-message"), "Type or pick some cards first.", "bad"); return; }
+  let answer;
+  try {
+    answer = await api("/api/analyse", { cards: list });
+  } catch (error) {
+    say($("analyse-message"), error.message, "bad");
+    return;
+  }
+  say($("analyse-message"), "");
+  $("analyse-text").value = answer.cards.map((c) => c.code).join(", ");
+  sync();
+  const n = answer.cards.length, k = answer.sets.length;
+  $("analyse-summary").textContent = `${n} card${n === 1 ? "" : "s"}, ${k} set${k === 1 ? "" : "s"}`;
+  const query = `cards=${encodeURIComponent(answer.cards.map((c) => c.code).join(","))}`;
+  $("analyse-picture").src = `/api/board.svg?${query}`;
+  $("analyse-picture").alt = `${n} cards with ${k} sets outlined`;
+  $("analyse-svg").href = `/api/board.svg?${query}&download=1`;
+  $("analyse-png").href = `/api/board.png?${query}&download=1`;
+  const expected = answer.expected.toFixed(2);
+  const items = answer.sets.map((triple, k) => el("li", { style: `border-left-color: ${answer.colours[k]}` },
+    el("div", { class: "mini-cards" }, ...triple.map((i) => cardImage(answer.cards[i].index))),
+    el("span", { text: triple.map((i) => answer.cards[i].name).join(" + ") })));
+  if (!items.length) items.push(el("li", { class: "none", text: "No set: these cards are a cap." }));
+  items.push(el("li", { class: "note", text: `${n} cards drawn at random hold ${expected} sets on average.` }));
+  $("analyse-sets").replaceChildren(...items);
+  $("analyse-result").hidden = false;
+}

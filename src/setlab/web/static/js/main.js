@@ -1,0 +1,25 @@
+// The page's router: one section per hash (#play, #together, #analyse, #explore, #results).
+import { $ } from "./util.js";
+
+const PAGES = ["play", "together", "analyse", "explore", "results"];
+const loaded = new Map();
+export let current = null;
+
+async function show() {
+  const [name, ...rest] = location.hash.slice(1).split("/");
+  const page = PAGES.includes(name) ? name : "play";
+  for (const p of PAGES) {
+    $(`page-${p}`).hidden = p !== page;
+    document.querySelector(`nav a[data-page="${p}"]`).toggleAttribute("aria-current", p === page);
+  }
+  if (!loaded.has(page)) loaded.set(page, await import(`./${page}.js`));
+  current = page;
+  document.body.dataset.page = page;
+  await loaded.get(page).enter(rest.join("/"));
+}
+
+window.addEventListener("hashchange", show);
+document.addEventListener("keydown", (event) => {
+  if (current && loaded.get(current)?.key) loaded.get(current).key(event);
+});
+show();

@@ -1,0 +1,272 @@
+"""``setlab serve`` in a real browser: Playwright drives the system Chromium against a live server.
+
+The server runs under uvicorn in a thread on a free loopback port. The tests click as a person
+would: a whole solo game, a wrong triple, a hint, a typed board, points of the grid, two players
+in one room and a dropped connection. Screenshots of each page go to a temporary directory
+(``SETLAB_SCREENSHOTS`` to choose it). Without a browser the module is skipped in one line.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("SETLAB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"no Chromium at {CHROMIUM}: browser tests skipped", allow_module_level=True)
+playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+import uvicorn  # noqa: E402
+
+from setlab.web import create_app  # noqa: E402
+
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PROPERTIES = ("number", "colour", "shading", "shape")
+
+
+def is_set(a: int, b: int, c: int) -> bool:
+    return all((a // 3**i + b // 3**i + c // 3**i) % 3 == 0 for i in range(4))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    store = tmp_path_factory.mktemp("web") / "store.sqlite"
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    config = uvicorn.Config(create_app(store), log_level="warning")
+    app_server = uvicorn.Server(config)
+    thread = threading.Thread(target=app_server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not app_server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    app_server.should_exit = True
+    thread.join(10)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        try:
+            chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        except playwright_api.Error as error:
+            pytest.skip(f"Chromium at {CHROMIUM} does not start: {str(error).splitlines()[0]}")
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def shots():
+    folder = Path(os.environ.get("SETLAB_SCREENSHOTS") or tempfile.mkdtemp(prefix="setlab-web-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.base = server  # type: ignore[attr-defined]
+    yield tab
+    context.close()
+    assert errors == []
+
+
+def table_of(page, board: str = "#play-board") -> list[int]:
+    return [
+        int(x)
+        for x in page.eval_on_selector_all(f"{board} .card", "n => n.map(c => c.dataset.card)")
+    ]
+
+
+def start_solo(page) -> str:
+    page.goto(page.base + "#play")
+    page.wait_for_selector("#play-board[data-game] .card")
+    return page.get_attribute("#play-board", "data-game")
+
+
+def test_a_whole_solo_game_by_clicking(page, shots):
+    game = start_solo(page)
+    for _ in range(60):
+        if page.is_visible("#play-over"):
+            break
+        version = page.inner_text("#play-taken"), page.inner_text("#play-deck")
+        sets = page.request.get(f"{page.base}api/solo/{game}/sets").json()["sets"]
+        if sets:
+            for card in sets[0]:
+                page.click(f'#play-board .card[data-card="{card}"]')
+            page.wait_for_function(
+                "v => document.getElementById('play-taken').textContent !== v", arg=version[0]
+            )
+        else:
+            page.click("#play-noset")
+            page.wait_for_function(
+                "([t, d]) => document.getElementById('play-deck').textContent !== d"
+                " || !document.getElementById('play-over').hidden",
+                arg=version,
+            )
+    page.wait_for_selector("#play-over:not([hidden])")
+    left = table_of(page)
+    taken = int(page.inner_text("#play-taken"))
+    assert 3 * taken + len(left) == 81
+    assert not any(is_set(*t) for t in itertools.combinations(left, 3))
+    assert "sets in" in page.inner_text("#play-summary")
+    page.wait_for_function("() => document.getElementById('stats-games').textContent === '1'")
+    page.screenshot(path=shots / "play-over.png")
+
+
+def test_a_wrong_triple_shows_the_failing_property(page, shots):
+    start_solo(page)
+    table = table_of(page)
+    wrong = next(t for t in itertools.combinations(table, 3) if not is_set(*t))
+    failing = [
+        PROPERTIES[3 - i] for i in range(4) if len({(card // 3**i) % 3 for card in wrong}) == 2
+    ]
+    for card in wrong:
+        page.click(f'#play-board .card[data-card="{card}"]')
+    page.wait_for_function(
+        "() => document.getElementById('play-message').textContent.startsWith('Not a set')"
+    )
+    message = page.inner_text("#play-message")
+    assert all(f"{name}:" in message for name in failing)
+    page.screenshot(path=shots / "play-wrong.png")
+
+
+def test_a_hint_highlights_a_card_of_a_real_set(page, shots):
+    game = start_solo(page)
+    page.keyboard.press("h")
+    page.wait_for_selector("#play-board .card.hint")
+    hinted = [
+        int(x) for x in page.eval_on_selector_all(".card.hint", "n => n.map(c => c.dataset.card)")
+    ]
+    sets = page.request.get(f"{page.base}api/solo/{game}/sets").json()["sets"]
+    if sets:
+        assert len(hinted) == 1 and any(hinted[0] in s for s in sets)
+    page.screenshot(path=shots / "play-hint.png")
+    # a keyboard player selects with the keys shown on the cards
+    page.keyboard.press("q")
+    assert page.get_attribute("#play-board .card >> nth=0", "aria-pressed") == "true"
+
+
+def test_analyse_a_typed_board(page, shots):
+    page.goto(page.base + "#analyse")
+    page.wait_for_selector("#analyse-picker .pick")
+    page.fill(
+        "#analyse-text", "1RSD, 2 red solid diamonds, 3RSD\n1 green solid diamond, 1PSD, 2GTS"
+    )
+    page.click("#analyse-form .primary")
+    page.wait_for_selector("#analyse-result:not([hidden])")
+    assert page.inner_text("#analyse-summary") == "6 cards, 2 sets"
+    assert page.locator("#analyse-sets li .mini-cards").count() == 2
+    page.wait_for_function("() => document.getElementById('analyse-picture').naturalWidth > 0")
+    assert page.locator('#analyse-picker .pick[aria-pressed="true"]').count() == 6
+    page.fill("#analyse-text", "1RSD, 2 blue ovals")
+    page.click("#analyse-form .primary")
+    page.wait_for_function(
+        "() => document.getElementById('analyse-message').textContent.includes('blue')"
+    )
+    page.screenshot(path=shots / "analyse.png", full_page=True)
+
+
+def test_toggle_points_on_the_grid_and_read_the_count(page, shots):
+    page.goto(page.base + "#explore")
+    page.wait_for_selector("#explore-grid .site")
+    for card in (0, 1, 2, 3):  # 0000, 0001, 0002 is a line; 0010 is not on it
+        page.click(f'#explore-grid .site[data-card="{card}"]', force=True)
+        page.wait_for_function(
+            f"() => document.getElementById('explore-n').textContent === '{card + 1}'"
+        )
+    assert page.inner_text("#explore-count") == "1"
+    page.focus(
+        '#explore-grid .site[data-card="6"]'
+    )  # 0020 by keyboard: a second line 0000-0010-0020
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.getElementById('explore-n').textContent === '5'")
+    assert page.inner_text("#explore-count") == "2"
+    page.click('#explore-grid .site[data-card="1"]', force=True)
+    page.wait_for_function("() => document.getElementById('explore-count').textContent === '1'")
+    page.click("#explore-cap")
+    page.wait_for_function("() => document.getElementById('explore-n').textContent === '20'")
+    assert page.inner_text("#explore-count") == "0"
+    page.click("#explore-extra")
+    page.wait_for_function("() => document.getElementById('explore-n').textContent === '21'")
+    assert int(page.inner_text("#explore-count")) >= 1
+    assert "completes" in page.inner_text("#explore-message")
+    page.screenshot(path=shots / "explore.png", full_page=True)
+    page.goto(page.base + "#results")
+    page.wait_for_selector("#results-table thead")
+    page.screenshot(path=shots / "results.png")
+
+
+def test_two_players_in_one_room_and_a_dropped_socket_rejoins(browser, server, shots):
+    ada_context, bob_context = (
+        browser.new_context(),
+        browser.new_context(viewport={"width": 390, "height": 844}),
+    )
+    try:
+        ada, bob = ada_context.new_page(), bob_context.new_page()
+        ada.goto(server + "#together")
+        ada.fill("#room-create input[name=name]", "Ada")
+        ada.click("#room-create button")
+        ada.wait_for_selector("#room-board .card")
+        code = ada.inner_text("#room-code")
+        bob.goto(server + f"#together/{code}")
+        bob.fill("#room-join input[name=name]", "Bob <b>")
+        bob.click("#room-join button")
+        bob.wait_for_function(
+            "() => document.getElementById('lobby-message').textContent.startsWith('a name is')"
+        )
+        bob.fill("#room-join input[name=name]", "Bob")
+        bob.click("#room-join button")
+        bob.wait_for_selector("#room-board .card")
+        ada.wait_for_function(
+            "() => document.querySelectorAll('#room-players li.online').length === 2"
+        )
+        table = table_of(ada, "#room-board")
+        assert table == table_of(bob, "#room-board")
+        triple = next(t for t in itertools.combinations(table, 3) if is_set(*t))
+        for card in triple:
+            ada.click(f'#room-board .card[data-card="{card}"]')
+        bob.wait_for_function(
+            "() => document.getElementById('room-message').textContent === 'Ada took a set.'"
+        )
+        assert not set(triple) & set(table_of(bob, "#room-board"))
+        scores = bob.inner_text("#room-players")
+        assert "Ada" in scores and "1" in scores
+        ada.screenshot(path=shots / "together-desktop.png")
+        bob.screenshot(path=shots / "together-phone.png", full_page=True)
+        # Ada's connection drops: she comes back by herself with her score
+        ada.evaluate("window.setlabSocket.close()")
+        ada.wait_for_selector("#room-link[data-state='online']")
+        ada.wait_for_function(
+            "() => document.querySelector('#room-players li.me .score').textContent === '1'"
+        )
+        bob.wait_for_function(
+            "() => document.querySelectorAll('#room-players li.online').length === 2"
+        )
+    finally:
+        ada_context.close()
+        bob_context.close()
