@@ -27,8 +27,9 @@ def test_find_json_on_the_paper_board(capsys):
     assert code == 0 and err == ""
     answer = json.loads(out)
     assert answer["properties"] == 4
-    assert len(answer["cards"]) == 12 and answer["cards"][0] == "1RSD"
-    assert len(answer["sets"]) == 14
+    assert len(answer["cards"]) == 12 and answer["cards"][0] == [0, 0, 0, 0]
+    assert answer["codes"][0] == "1RSD"
+    assert len(answer["sets"]) == answer["count"] == 14
     assert all(s == sorted(s) and len(set(s)) == 3 for s in answer["sets"])
 
 
@@ -50,7 +51,9 @@ def test_find_reads_a_file_with_comments(capsys, tmp_path):
 
 def test_third_and_deck(capsys):
     code, out, _ = run(capsys, "third", "1RSD", "2GTS", "--json")
-    assert code == 0 and json.loads(out) == {"card": "3POO"}
+    assert code == 0 and json.loads(out) == {
+        "command": "third", "properties": 4, "card": [2, 2, 2, 2], "code": "3POO"
+    }  # fmt: skip
     code, out, _ = run(capsys, "deck", "--properties", "3")
     assert code == 0 and len(out.splitlines()) == 27
 

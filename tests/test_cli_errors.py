@@ -195,7 +195,7 @@ def test_verify_refuses_an_impossible_p(capsys, p):
 
 def test_caps_group_options_reach_the_subcommand(capsys):
     assert main(["caps", "-p", "2", "--json", "count"]) == 0
-    rows = __import__("json").loads(capsys.readouterr().out)
+    rows = __import__("json").loads(capsys.readouterr().out)["rows"]
     assert [row["caps"] for row in rows] == [1, 9, 36, 72, 54]  # caps of AG(2,3), by hand
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from setlab.cards import deck, parse_board
-from setlab.cli.common import add_properties, print_json, read_cards
+from setlab.cli.common import add_properties, card_lists, print_json, read_cards
 from setlab.find import find_sets, third_card
 
 
@@ -31,7 +31,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
     cards = commands.add_parser("deck", help="list every card: index, code, digits, name")
     add_properties(cards)
-    cards.add_argument("--json", action="store_true", help="print one JSON list")
+    cards.add_argument("--json", action="store_true", help="print one JSON object")
     cards.set_defaults(run=run_deck)
 
 
@@ -39,11 +39,15 @@ def run_find(args: argparse.Namespace) -> int:
     board = read_cards(args)
     sets = find_sets(board, args.properties)
     if args.json:
+        digits, codes = card_lists(board, args.properties)
         print_json(
             {
+                "command": "find",
                 "properties": args.properties,
-                "cards": [card.code for card in board],
+                "cards": digits,
+                "codes": codes,
                 "sets": [list(s) for s in sets],
+                "count": len(sets),
             }
         )
         return 0
@@ -58,7 +62,10 @@ def run_third(args: argparse.Namespace) -> int:
     a, b = parse_board([args.first, args.second], args.properties)
     card = third_card(a, b)
     if args.json:
-        print_json({"card": card.code})
+        digits, codes = card_lists([card], args.properties)
+        print_json(
+            {"command": "third", "properties": args.properties, "card": digits[0], "code": codes[0]}
+        )
     else:
         print(f"{card.code}  {card.name}" if args.properties == 4 else card.code)
     return 0
@@ -67,7 +74,16 @@ def run_third(args: argparse.Namespace) -> int:
 def run_deck(args: argparse.Namespace) -> int:
     cards = deck(args.properties)
     if args.json:
-        print_json([{"index": c.index, "code": c.code, "digits": c.digits} for c in cards])
+        digits, codes = card_lists(cards, args.properties)
+        print_json(
+            {
+                "command": "deck",
+                "properties": args.properties,
+                "cards": digits,
+                "codes": codes,
+                "names": [c.name for c in cards],
+            }
+        )
         return 0
     for card in cards:
         print(f"{card.index:5d}  {card.code:>4}  {card.digits}  {card.name}")

@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 
 from setlab.cards import Card
-from setlab.cli.common import add_properties, float_in, int_in, output_path, read_cards
+from setlab.cli.common import (
+    add_properties,
+    card_lists,
+    float_in,
+    int_in,
+    output_path,
+    print_json,
+    read_cards,
+)
 from setlab.find import find_sets
 from setlab.render import board_svg, configuration_svg
 
@@ -45,6 +53,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     draw.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.svg or FILE.png")
     add_properties(draw)
+    draw.add_argument("--json", action="store_true", help="print one JSON object")
     draw.set_defaults(run=run_draw)
 
 
@@ -61,6 +70,21 @@ def run_draw(args: argparse.Namespace) -> int:
             f", {_count(cards, args.properties)} outlined" if args.sets else ""
         )
     path = drawing.save(output, scale=args.scale)
+    if args.json:
+        digits, codes = card_lists(cards, args.properties)
+        sets = find_sets(cards, args.properties)
+        print_json(
+            {
+                "command": "draw",
+                "path": str(path),
+                "properties": args.properties,
+                "cards": digits,
+                "codes": codes,
+                "sets": [list(s) for s in sets],
+                "count": len(sets),
+            }
+        )
+        return 0
     print(f"wrote {path} ({what})")
     return 0
 
