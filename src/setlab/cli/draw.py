@@ -14,6 +14,7 @@ from setlab.cli.common import (
     print_json,
     read_cards,
 )
+from setlab.errors import SetlabError
 from setlab.find import find_sets
 from setlab.render import board_svg, configuration_svg
 
@@ -38,6 +39,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="read the cards from FILE and draw them on the AG(P,3) layout, sets as curves",
     )
+    draw.add_argument("-f", "--file", help="read the board's cards from a file, one per line")
     draw.add_argument("--sets", action="store_true", help="outline every set on the board")
     draw.add_argument("--columns", type=int_in(1), metavar="K", help="cards per row of a board")
     draw.add_argument(
@@ -59,7 +61,10 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run_draw(args: argparse.Namespace) -> int:
     output = output_path(args.output, (".svg", ".png"), "--output")
-    args.file = args.config
+    if args.config is not None and args.file is not None:
+        raise SetlabError("give either --file (a board) or --config (a configuration), not both")
+    if args.config is not None:
+        args.file = args.config
     cards = read_cards(args)
     if args.config is not None:
         drawing = configuration_svg(cards, sets=True, drop_constant=args.drop_constant)
