@@ -119,3 +119,14 @@ def test_ctrl_c_at_any_moment_of_start_up_gives_no_traceback(delay):
         ], err
     if process.returncode == -signal.SIGINT:
         assert "setlab" not in err, err
+
+
+def test_find_on_one_board_loads_no_compiler_and_no_solver():
+    """`setlab find` imports only its own command group: no numba, OR-Tools, SciPy or pandas."""
+    code = (
+        "import sys; from setlab.cli import main; main(['find', '1RSD', '2RSD', '3RSD']); "
+        "print(sorted(m for m in ('numba', 'ortools', 'scipy', 'pandas', 'matplotlib') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.splitlines()[-1] == "[]", done
