@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import signal
+import sqlite3
 import sys
 import threading
 from collections.abc import Sequence
@@ -95,6 +96,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.run(args) or 0
     except SetlabError as error:
         print(f"error: {error}", file=sys.stderr)
+        return 2
+    except sqlite3.Error as error:  # a read-only, locked or damaged results store
+        print(f"error: results store: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(INTERRUPTED, file=sys.stderr)
