@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import signal
-import sqlite3
 import sys
 import threading
 from collections.abc import Sequence
@@ -88,6 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``setlab`` with ``argv``; return the exit code."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, _Interrupts.handle)
+    import sqlite3  # after the handler: every import of a command can be interrupted
+
     try:
         try:
             args = build_parser(_groups(argv)).parse_args(argv)
