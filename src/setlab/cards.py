@@ -343,7 +343,7 @@ def split_board(texts: Iterable[str], properties: int = 4) -> list[str]:
     cards: list[str] = []
     words: list[str] = []
     named: set[int] = set()
-    for word in (w for t in texts for w in re.split(r"[\s,;/]+", t) if w):
+    for text, word in ((t, w) for t in texts for w in re.split(r"[\s,;/]+", t) if w):
         if not words and _parses(word, properties):  # a code or digit string
             cards.append(word)
             continue
@@ -351,7 +351,8 @@ def split_board(texts: Iterable[str], properties: int = 4) -> list[str]:
         if key not in _SYNONYMS and word.isdigit() and len(word) > 1:
             return texts  # a digit string of the wrong length: parse_board says so
         if key not in _SYNONYMS:
-            raise SetlabError(_unknown_word(word, " ".join([*words, word])))
+            typed = text.strip() if len(text.split()) > 1 else " ".join([*words, word])
+            raise SetlabError(_unknown_word(word, typed))
         if _SYNONYMS[key][0] in named:
             raise SetlabError(
                 f"cannot tell where the card '{' '.join(words)}' ends ('{word}' names its "
