@@ -347,7 +347,8 @@ def run(capsys, *argv):
 def test_cli_largest_json_and_store(capsys):
     code, out, _ = run(capsys, "caps", "--properties", "3", "--json")
     answer = json.loads(out)
-    assert code == 0 and answer["size"] == 9 and answer["proven"] is True
+    assert code == 0 and answer["value"] == answer["lower"] == answer["upper"] == 9
+    assert answer["proven"] is True
     assert brute_is_cap(answer["witness"])
     with Store() as store:
         assert store.get("maxcap", 3, 0, {"values": 3}).proven
@@ -355,7 +356,7 @@ def test_cli_largest_json_and_store(capsys):
 
 def test_cli_count_probability_and_generalised(capsys):
     code, out, _ = run(capsys, "caps", "count", "--properties", "3", "--json")
-    rows = json.loads(out)
+    rows = json.loads(out)["rows"]
     assert code == 0 and rows[-1] == {
         "k": 9, "caps": 2106, "classes": 1, "complete": 2106, "complete_classes": 1
     }  # fmt: skip
@@ -363,7 +364,7 @@ def test_cli_count_probability_and_generalised(capsys):
     answer = json.loads(out)
     assert Fraction(answer["numerator"], answer["denominator"]) == Fraction(54, 126)
     code, out, _ = run(capsys, "caps", "-p", "2", "--values", "4", "--json")
-    assert json.loads(out)["size"] == 4
+    assert json.loads(out)["value"] == 4
 
 
 def test_cli_verify(capsys, tmp_path):
@@ -375,10 +376,11 @@ def test_cli_verify(capsys, tmp_path):
     bad.write_text("0000\n1111\n2222\n")
     code, out, _ = run(capsys, "caps", "verify", str(bad), "--json")
     assert code == 1 and json.loads(out) == {
+        "command": "caps verify",
         "properties": 4,
         "size": 3,
         "cap": False,
-        "set": [0, 1, 2],
+        "sets": [[0, 1, 2]],
     }
     junk = tmp_path / "junk.txt"
     junk.write_text("0000\n013\n")

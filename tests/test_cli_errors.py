@@ -195,7 +195,7 @@ def test_verify_refuses_an_impossible_p(capsys, p):
 
 def test_caps_group_options_reach_the_subcommand(capsys):
     assert main(["caps", "-p", "2", "--json", "count"]) == 0
-    rows = __import__("json").loads(capsys.readouterr().out)
+    rows = __import__("json").loads(capsys.readouterr().out)["rows"]
     assert [row["caps"] for row in rows] == [1, 9, 36, 72, 54]  # caps of AG(2,3), by hand
 
 
@@ -210,3 +210,16 @@ def test_caps_group_options_reach_the_subcommand(capsys):
 )
 def test_caps_group_options_a_subcommand_does_not_take_are_refused(capsys, argv):
     assert "does not apply to 'setlab caps" in refused(capsys, *argv)
+
+
+def test_a_store_that_cannot_be_written_is_one_line(capsys, monkeypatch, tmp_path):
+    import sqlite3
+
+    from setlab.store import Store
+
+    def read_only(*args, **kwargs):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(Store, "record_witness", read_only)
+    line = refused(capsys, "maxsets", "-p", "2", "-n", "4", "--store", str(tmp_path / "s.db"))
+    assert line == "error: results store: attempt to write a readonly database"

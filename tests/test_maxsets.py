@@ -235,9 +235,11 @@ def test_cli_maxsets_json_table_and_errors(tmp_path, capsys):
     assert all(len(card) == 2 and set(card) <= {0, 1, 2} for card in out["witness"])
     assert recount([index_of(card) for card in out["witness"]], 2) == 5
     assert main(["minsets", "-p", "2", "--table", "--json", "--store", store]) == 0
-    rows = json.loads(capsys.readouterr().out)
-    assert [r["min"] for r in rows] == [0, 0, 0, 0, 0, 1, 2, 5, 8, 12]
-    assert all(r["max_proven"] and r["min_proven"] for r in rows)
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [r["min"]["value"] for r in rows] == [0, 0, 0, 0, 0, 1, 2, 5, 8, 12]
+    assert all(r["max"]["proven"] and r["min"]["proven"] for r in rows)
+    assert all(recount([index_of(c) for c in r["min"]["witness"]], 2) == r["min"]["lower"]
+               for r in rows)  # fmt: skip
     assert main(["verify", "--store", store]) == 0
     assert "checks passed" in capsys.readouterr().out
     assert main(["maxsets", "-p", "4", "-n", "82", "--store", store]) == 2

@@ -19,6 +19,7 @@ the code ``"2RTO"``. Names, codes and digit strings all parse back to the same c
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -32,12 +33,14 @@ __all__ = [
     "PROPERTY_NAMES",
     "VALUE_NAMES",
     "Card",
+    "accepted_words",
     "check_properties",
     "deck",
     "deck_size",
     "index_of",
     "parse_board",
     "parse_card",
+    "split_board",
     "vector_of",
 ]
 
@@ -252,7 +255,7 @@ def parse_card(text: str, properties: int = 4) -> int:
             continue
         key = _normalise(word)
         if key not in _SYNONYMS:
-            raise SetlabError(f"unknown word '{word}' in card '{stripped}'")
+            raise SetlabError(_unknown_word(word, stripped))
         axis, value = _SYNONYMS[key]
         if vector[axis] is not None and vector[axis] != value:
             raise SetlabError(
@@ -265,17 +268,125 @@ def parse_card(text: str, properties: int = 4) -> int:
     return index_of(v for v in vector if v is not None)
 
 
+def _unknown_word(word: str, card: str) -> str:
+    """The error for a word no card name uses: the number's range, or the closest words.
+
+    Examples
+    --------
+    >>> _unknown_word("4", "4 green open ovals")
+    "card '4 green open ovals': the number must be 1, 2 or 3, got '4'"
+    >>> _unknown_word("gren", "1 gren open oval")
+    "unknown word 'gren' in card '1 gren open oval' (did you mean 'green'?)"
+    """
+    if word.isdigit() and len(word) == 1:
+        return f"card '{card}': the number must be 1, 2 or 3, got '{word}'"
+    known = sorted(set(_SYNONYMS) | {w + "s" for w in _SYNONYMS} | set(_PLURALS))
+    close = difflib.get_close_matches(word.lower(), known, n=4, cutoff=0.7)
+    singular = list(dict.fromkeys(_normalise(w) for w in close))[:3]  # greens -> green
+    if not singular:
+        return f"unknown word '{word}' in card '{card}' (see 'setlab words')"
+    return (
+        f"unknown word '{word}' in card '{card}' (did you mean "
+        + " or ".join(f"'{w}'" for w in singular)
+        + "?)"
+    )
+
+
+def accepted_words() -> dict[str, dict[str, list[str]]]:
+    """Every word a card name may use, by property and value (plurals are accepted too).
+
+    Examples
+    --------
+    >>> accepted_words()["shading"]["striped"][:3]
+    ['striped', 'stripe', 'stripey']
+    """
+    words: dict[str, dict[str, list[str]]] = {
+        name: {value: [] for value in VALUE_NAMES[axis]} for axis, name in enumerate(PROPERTY_NAMES)
+    }
+    for word, (axis, value) in _SYNONYMS.items():
+        words[PROPERTY_NAMES[axis]][VALUE_NAMES[axis][value]].append(word)
+    return words
+
+
+def _parses(text: str, properties: int) -> bool:
+    try:
+        parse_card(text, properties)
+    except SetlabError:
+        return False
+    return True
+
+
+def split_board(texts: Iterable[str], properties: int = 4) -> list[str]:
+    """The cards of a board typed loosely: one card per text, else split at commas, else (P = 4)
+    words grouped into names of four properties, as long as that is unambiguous.
+
+    A name is complete when its four properties are named; a word naming a property the card
+    being read already has is ambiguous (quote the cards or separate them with commas) and
+    raises :class:`SetlabError`, as does an unknown word. A single text that cannot be read
+    comes back unchanged, so :func:`parse_board` names the bad card.
+
+    Examples
+    --------
+    >>> split_board(["2", "red", "striped", "ovals", "1GOS", "three", "green", "open", "pills"])
+    ['2 red striped ovals', '1GOS', 'three green open pills']
+    >>> split_board(["2RTO, 1 green open squiggle,3POD"])
+    ['2RTO', '1 green open squiggle', '3POD']
+    """
+    texts = list(texts)
+    if all(_parses(t, properties) for t in texts):
+        return texts
+    pieces = [p.strip() for t in texts for p in re.split(r"[,;]", t) if p.strip()]
+    if pieces and all(_parses(p, properties) for p in pieces):
+        return pieces
+    if properties != 4 or len(texts) == 1:
+        return texts  # parse_board names the bad card
+    cards: list[str] = []
+    words: list[str] = []
+    named: set[int] = set()
+    for text, word in ((t, w) for t in texts for w in re.split(r"[\s,;/]+", t) if w):
+        if not words and _parses(word, properties):  # a code or digit string
+            cards.append(word)
+            continue
+        key = _normalise(word)
+        if key not in _SYNONYMS and word.isdigit() and len(word) > 1:
+            return texts  # a digit string of the wrong length: parse_board says so
+        if key not in _SYNONYMS:
+            typed = text.strip() if len(text.split()) > 1 else " ".join([*words, word])
+            raise SetlabError(_unknown_word(word, typed))
+        if _SYNONYMS[key][0] in named:
+            raise SetlabError(
+                f"cannot tell where the card '{' '.join(words)}' ends ('{word}' names its "
+                f"{PROPERTY_NAMES[_SYNONYMS[key][0]]} again): quote each card or separate "
+                "them with commas"
+            )
+        words.append(word)
+        named.add(_SYNONYMS[key][0])
+        if len(named) == 4:
+            cards.append(" ".join(words))
+            words, named = [], set()
+    if words:
+        raise SetlabError(
+            f"card '{' '.join(words)}' has no "
+            + " or ".join(PROPERTY_NAMES[a] for a in range(4) if a not in named)
+        )
+    return cards
+
+
 def parse_board(texts: Iterable[str], properties: int = 4) -> list[Card]:
     """Parse several cards; a board must be non-empty and hold no card twice.
+
+    The cards may be typed loosely (unquoted names, commas): see :func:`split_board`.
 
     Examples
     --------
     >>> [c.code for c in parse_board(["1RSD", "two red solid diamonds"])]
     ['1RSD', '2RSD']
+    >>> [c.code for c in parse_board(["1", "red", "solid", "diamond,", "2RSD"])]
+    ['1RSD', '2RSD']
     """
     board: list[Card] = []
     seen: dict[int, str] = {}
-    for text in texts:
+    for text in split_board(texts, properties):
         card = Card.parse(text, properties)
         if card.index in seen:
             raise SetlabError(f"duplicate card '{text.strip()}' (same as '{seen[card.index]}')")

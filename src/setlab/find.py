@@ -4,7 +4,9 @@ Three distinct cards form a set iff they are collinear in AG(P,3): x + y + z = 0
 set on a board of k cards, walk the C(k,2) pairs in board order, look up the third card in the
 table of :func:`setlab.geometry.third_card_table`, and keep the triple when that card lies on the
 board *after* the pair's second card (so each set is met exactly once, at its first two cards).
-The batch kernels do the same per board inside numba, boards split across cores.
+One board is walked by a numpy expression over its pairs (no compiler to load, so a single
+answer comes at once); the batch kernels of :mod:`setlab.kernels` do the same per board inside
+numba, boards split across cores, and are loaded on first use.
 
 References
 ----------
@@ -15,22 +17,24 @@ P. Norvig-style exposition of the generate-and-test method and its optimisations
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-import numba as nb
 import numpy as np
 
-from setlab.cards import Card, check_properties, deck_size
+from setlab.cards import PROPERTY_NAMES, Card, check_properties, deck_size
 from setlab.errors import SetlabError
 from setlab.geometry import third_card_table
-from setlab.kernels import count_batch, fill_batch, sets_of_board
 
 __all__ = [
     "Board",
+    "Mismatch",
     "count_sets",
     "count_sets_batch",
     "find_sets",
     "find_sets_batch",
+    "hint",
     "is_set",
+    "mismatches",
     "third_card",
 ]
 
@@ -51,6 +55,63 @@ def is_set(a: Card, b: Card, c: Card) -> bool:
     if len({a, b, c}) < 3:
         return False
     return all((x + y + z) % 3 == 0 for x, y, z in zip(a.vector, b.vector, c.vector, strict=True))
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A property that keeps three cards from being a set: two of them agree, one differs."""
+
+    axis: int
+    property: str
+    values: tuple[int, int, int]
+
+
+def mismatches(a: Card, b: Card, c: Card) -> list[Mismatch]:
+    """Why three cards are not a set: each property that is neither all same nor all different.
+
+    Empty exactly when the cards form a set (three distinct cards; a card given twice is
+    refused). For P = 4 the properties are named, otherwise called ``coordinate i``.
+
+    Examples
+    --------
+    >>> [m.property for m in mismatches(*(Card.parse(t) for t in ("1RSD", "2GSD", "3GSO")))]
+    ['colour', 'shape']
+    >>> mismatches(Card.parse("1RSD"), Card.parse("2RSD"), Card.parse("3RSD"))
+    []
+    """
+    if len({a, b, c}) < 3:
+        raise SetlabError("a set needs three different cards")
+    if not a.properties == b.properties == c.properties:
+        raise SetlabError("cards of different games")
+    names = PROPERTY_NAMES
+    if a.properties != 4:
+        names = tuple(f"coordinate {i}" for i in range(a.properties))
+    return [
+        Mismatch(axis, names[axis], (x, y, z))
+        for axis, (x, y, z) in enumerate(zip(a.vector, b.vector, c.vector, strict=True))
+        if (x + y + z) % 3
+    ]
+
+
+def hint(board: Board, properties: int = 4) -> tuple[int | None, int]:
+    """One card of a set on the board, without the rest: ``(position, number of sets)``.
+
+    The card lying in the most sets (the first such on the board), or None when there is no
+    set: a player looks for the two cards that complete it.
+
+    Examples
+    --------
+    >>> hint([Card.parse(c) for c in ("1RSD", "2RSD", "3RSD", "1GSD", "1PSD")])
+    (0, 2)
+    >>> hint([0, 1])
+    (None, 0)
+    """
+    sets = find_sets(board, properties)
+    if not sets:
+        return None, 0
+    size = len(_as_board(board, properties))
+    through = np.bincount(np.array(sets).ravel(), minlength=size)
+    return int(np.argmax(through)), len(sets)
 
 
 def third_card(a: Card, b: Card) -> Card:
@@ -84,7 +145,15 @@ def _as_board(board: Board, properties: int) -> np.ndarray:
     return np.array(indices, dtype=np.int64)
 
 
-_NO_OUTPUT = np.zeros((0, 3), dtype=np.int64)
+def _sets_of_board(cards: np.ndarray, properties: int) -> np.ndarray:
+    """Rows (i, j, k), i < j < k, of the sets of one board: the walk of
+    :func:`setlab.kernels.sets_of_board` over all pairs at once, in numpy."""
+    position = np.full(deck_size(properties), -1, dtype=np.int64)
+    position[cards] = np.arange(len(cards))
+    first, second = np.triu_indices(len(cards), 1)
+    third = position[third_card_table(properties)[cards[first], cards[second]]]
+    keep = third > second  # each set met once: at its two first cards
+    return np.stack([first[keep], second[keep], third[keep]], axis=1)
 
 
 def find_sets(board: Board, properties: int = 4) -> list[tuple[int, int, int]]:
@@ -96,11 +165,7 @@ def find_sets(board: Board, properties: int = 4) -> list[tuple[int, int, int]]:
     >>> find_sets(board)
     [(0, 1, 2), (0, 3, 4)]
     """
-    cards = _as_board(board, properties)
-    position = np.full(deck_size(properties), -1, dtype=np.int64)
-    out = np.zeros((len(cards) * (len(cards) - 1) // 6 + 1, 3), dtype=np.int64)
-    found = sets_of_board(cards, third_card_table(properties), position, out)
-    return [(int(i), int(j), int(k)) for i, j, k in out[:found]]
+    return [tuple(row) for row in _sets_of_board(_as_board(board, properties), properties).tolist()]
 
 
 def count_sets(board: Board, properties: int = 4) -> int:
@@ -111,13 +176,13 @@ def count_sets(board: Board, properties: int = 4) -> int:
     >>> count_sets(range(81))  # the whole deck
     1080
     """
-    cards = _as_board(board, properties)
-    position = np.full(deck_size(properties), -1, dtype=np.int64)
-    return int(sets_of_board(cards, third_card_table(properties), position, _NO_OUTPUT))
+    return len(_sets_of_board(_as_board(board, properties), properties))
 
 
 def _chunks(n_boards: int) -> int:
     """Work units for the parallel kernels: a few per thread, each reusing one position table."""
+    import numba as nb
+
     return max(1, min(n_boards, 8 * nb.get_num_threads()))
 
 
@@ -138,6 +203,8 @@ def _batch_counts(
         raise SetlabError("lengths must give, per board, a card count within the row")
     if not len(boards):
         return boards, lengths, np.zeros(0, dtype=np.int64)
+    from setlab.kernels import count_batch  # numba: loaded with the first batch
+
     n = deck_size(properties)
     counts = count_batch(boards, third_card_table(properties), n, lengths, _chunks(len(boards)))
     bad = np.flatnonzero(counts < 0)
@@ -183,6 +250,8 @@ def find_sets_batch(
     np.cumsum(counts, out=offsets[1:])
     sets = np.zeros((offsets[-1], 3), dtype=np.int64)
     if len(boards):
+        from setlab.kernels import fill_batch
+
         table = third_card_table(properties)
         chunks = _chunks(len(boards))
         fill_batch(boards, table, deck_size(properties), lengths, offsets, sets, chunks)

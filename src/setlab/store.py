@@ -34,6 +34,7 @@ __all__ = [
     "Sense",
     "Store",
     "default_store_path",
+    "interval_text",
     "software_versions",
 ]
 
@@ -122,11 +123,44 @@ class Result:
     bound: int | None
     proof: dict[str, Any] | None = field(repr=False)
     bound_method: str | None
+    updated: float | None = None
+    """When the row last changed (seconds since the epoch): when its value was computed."""
 
     @property
     def proven(self) -> bool:
         """True when the witness attains the proven bound."""
         return self.value is not None and self.value == self.bound
+
+    @property
+    def lower(self) -> int | None:
+        """The best proven lower bound on the optimum: the witness for max, the bound for min."""
+        return self.value if self.sense == "max" else self.bound
+
+    @property
+    def upper(self) -> int | None:
+        """The best proven upper bound on the optimum: the bound for max, the witness for min."""
+        return self.bound if self.sense == "max" else self.value
+
+
+def interval_text(name: str, lower: int | None, upper: int | None) -> str:
+    """What is known of the quantity ``name``, never an equality unless it is proven.
+
+    Examples
+    --------
+    >>> interval_text("M(150)", 2536, 2558), interval_text("M(12)", 14, 14)
+    ('2536 <= M(150) <= 2558', 'M(12) = 14')
+    >>> interval_text("m(40)", None, 12), interval_text("r(5)", 45, None)
+    ('m(40) <= 12', '45 <= r(5)')
+    >>> interval_text("M(3)", None, None)
+    'M(3) unknown'
+    """
+    if lower is not None and lower == upper:
+        return f"{name} = {lower}"
+    if lower is None and upper is None:
+        return f"{name} unknown"
+    left = "" if lower is None else f"{lower} <= "
+    right = "" if upper is None else f" <= {upper}"
+    return f"{left}{name}{right}"
 
 
 @dataclass(frozen=True)
@@ -383,4 +417,5 @@ def _result(row: sqlite3.Row) -> Result:
         bound=row["bound"],
         proof=None if row["proof"] is None else json.loads(row["proof"]),
         bound_method=row["bound_method"],
+        updated=row["updated"],
     )

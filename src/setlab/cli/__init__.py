@@ -26,6 +26,24 @@ imported when the parser is built, inside :func:`main`, so that a Ctrl-C during 
 caught too."""
 
 
+GROUP_OF = {"find": "cards", "third": "cards", "check": "cards", "words": "cards", "deck": "cards",
+            "demo": "demo", "simulate": "game", "draw": "draw", "reproduce": "report",
+            "heuristic": "heuristic", "maxsets": "maxsets", "minsets": "maxsets",
+            "verify": "maxsets", "caps": "caps", "serve": "serve"}  # fmt: skip
+"""The command group of each command: ``setlab find ...`` imports only :mod:`setlab.cli.cards`
+(and what it needs), so a quick command starts quickly. A command not listed here, ``--help``
+or a typo builds the whole parser."""
+
+
+def _groups(argv: Sequence[str] | None) -> tuple[str, ...]:
+    """The command groups the parser for ``argv`` needs (all of them unless one is named)."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = next((w for w in words if not w.startswith("-")), None)
+    if command in GROUP_OF and words.index(command) == 0:
+        return (GROUP_OF[command],)
+    return COMMAND_GROUPS
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors: ``error: ...`` and exit code 2, no usage dump."""
 
@@ -34,8 +52,8 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full ``setlab`` argument parser."""
+def build_parser(groups: Sequence[str] = COMMAND_GROUPS) -> argparse.ArgumentParser:
+    """The ``setlab`` argument parser (with the commands of ``groups``: by default all)."""
     parser = _Parser(
         prog="setlab",
         description="The card game SET and its mathematics.",
@@ -43,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"setlab {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
-    for name in COMMAND_GROUPS:
+    for name in groups:
         importlib.import_module(f"setlab.cli.{name}").register(commands)
     return parser
 
@@ -71,14 +89,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``setlab`` with ``argv``; return the exit code."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, _Interrupts.handle)
+    import sqlite3  # after the handler: every import of a command can be interrupted
+
     try:
         try:
-            args = build_parser().parse_args(argv)
+            args = build_parser(_groups(argv)).parse_args(argv)
         except SystemExit as exit_:  # a refused argument (2), or --help / --version (0)
             return exit_.code if isinstance(exit_.code, int) else 2
         return args.run(args) or 0
     except SetlabError as error:
         print(f"error: {error}", file=sys.stderr)
+        return 2
+    except sqlite3.Error as error:  # a read-only, locked or damaged results store
+        print(f"error: results store: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(INTERRUPTED, file=sys.stderr)

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import time
 from decimal import Decimal, localcontext
 
-from setlab.cli.common import add_properties, float_in, int_in, output_path, print_json
+from setlab.cards import Card
+from setlab.cli.common import (
+    add_properties,
+    extremal_json,
+    float_in,
+    int_in,
+    output_path,
+    print_json,
+    provenance,
+    provenance_text,
+)
 from setlab.errors import SetlabError
 from setlab.extremal.bigcaps import best_construction, find_set_in, read_cap_file
 from setlab.extremal.caps import (
+    COUNT_TABLE_JOB,
     card_words,
     count_caps,
     largest_cap,
@@ -16,7 +28,7 @@ from setlab.extremal.caps import (
     odds_against,
 )
 from setlab.render import blocking_graph_svg, deck_svg
-from setlab.store import Store
+from setlab.store import Store, interval_text
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -50,7 +62,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "count", help="number of k-card caps of AG(P,3) for every k (P <= 4)", **quiet
     )
     add_properties(count, absent=True)
-    count.add_argument("--json", action="store_true", help="print one JSON list")
+    count.add_argument("--json", action="store_true", help="print one JSON object")
     count.set_defaults(run=run_count)
 
     probability = sub.add_parser(
@@ -72,6 +84,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "construct", help="print setlab's largest construction for P", **quiet
     )
     add_properties(construct, absent=True)
+    construct.add_argument("--json", action="store_true", help="print one JSON object")
     construct.set_defaults(run=run_construct)
 
 
@@ -109,25 +122,32 @@ def run_largest(args: argparse.Namespace) -> int:
     if "--graph" in pictures:
         blocking_graph_svg(result.witness, args.properties).save(pictures["--graph"])
     words = card_words(result.witness, args.properties, args.values)
+    read = result.stored_at is not None
+    origin = provenance(read, result.stored_at, None if read else result.proof.get("seconds"))
+    upper = result.size if result.proven else None
     if args.json:
-        print_json(
-            {
-                "properties": result.properties,
-                "values": result.values,
-                "size": result.size,
-                "proven": result.proven,
-                "witness": words,
-                "method": result.proof["method"],
-                "seconds": result.proof.get("seconds"),
-            }
+        answer = extremal_json(
+            problem="maxcap",
+            properties=result.properties,
+            cards=None,
+            sense="max",
+            lower=result.size,
+            upper=upper,
+            value=result.size,
+            method=result.proof["method"],
+            witness=result.witness if args.values == 3 else None,
+            witness_method=result.proof["method"],
+            origin=origin,
         )
+        if args.values != 3:  # cards of a deck with V values: digit lists, no codes
+            answer["witness"], answer["witness_codes"] = words, None
+        print_json({"command": "caps", "values": result.values, **answer})
         return 0
     status = "proven maximal" if result.proven else "not proven maximal"
-    seconds = result.proof.get("seconds")
-    timing = f", {seconds:.1f} s" if seconds is not None else ""
     print(
         f"Largest cap with {args.properties} properties of {args.values} values: "
-        f"{result.size} cards, {status} ({result.proof['method']}{timing})"
+        f"{interval_text('size', result.size, upper)}, {status} ({result.proof['method']}; "
+        f"{provenance_text(origin)})"
     )
     text = ["".join(str(d) if d < 10 else f"({d})" for d in w) for w in words]
     for row in range(0, len(text), 10):
@@ -135,14 +155,36 @@ def run_largest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _counted(store: Store, properties: int) -> tuple[bool, float | None]:
+    """Whether the cap count table of P is in ``store``, and when it was computed (the time of
+    the largest cap recorded with it)."""
+    if f"P{properties}" not in store.finished_tasks(COUNT_TABLE_JOB):
+        return False, None
+    stored = store.get("maxcap", properties, 0, {"values": 3})
+    return True, None if stored is None else stored.updated
+
+
 def run_count(args: argparse.Namespace) -> int:
     _settle(args, ("properties", "json"))
     with Store() as store:
+        read, when = _counted(store, args.properties)
+        started = time.perf_counter()
         table = count_caps(args.properties, store=store)
+    origin = provenance(read, when, None if read else time.perf_counter() - started)
     if args.json:
-        print_json([vars(row) for row in table])
+        print_json(
+            {
+                "command": "caps count",
+                "properties": args.properties,
+                "rows": [vars(r) for r in table],
+                "provenance": origin,
+            }
+        )
         return 0
-    print(f"Caps of AG({args.properties},3) by size (labelled; classes under AGL; complete)")
+    print(
+        f"Caps of AG({args.properties},3) by size (labelled; classes under AGL; complete), "
+        f"{provenance_text(origin)}"
+    )
     print(f"{'k':>3} {'caps':>16} {'classes':>8} {'complete':>14} {'complete cl.':>12}")
     for row in table:
         print(
@@ -155,7 +197,10 @@ def run_count(args: argparse.Namespace) -> int:
 def run_probability(args: argparse.Namespace) -> int:
     _settle(args, ("properties", "json"))
     with Store() as store:
+        read, when = _counted(store, args.properties)
+        started = time.perf_counter()
         p = no_set_probability(args.cards, args.properties, store=store)
+    origin = provenance(read, when, None if read else time.perf_counter() - started)
     with localcontext() as context:
         context.prec = 30
         decimal = Decimal(p.numerator) / Decimal(p.denominator)
@@ -163,19 +208,23 @@ def run_probability(args: argparse.Namespace) -> int:
     if args.json:
         print_json(
             {
+                "command": "caps probability",
                 "properties": args.properties,
                 "cards": args.cards,
                 "numerator": p.numerator,
                 "denominator": p.denominator,
+                "probability": float(p),
                 "decimal": f"{decimal:.20g}",
-                "odds_against": odds,
+                "odds": None if p == 0 else float((1 - p) / p),
+                "odds_text": odds,
+                "provenance": origin,
             }
         )
         return 0
     print(f"P(no set among {args.cards} random cards of {3**args.properties})")
     print(f"  = {p.numerator}/{p.denominator}")
     print(f"  = {decimal:.20g}")
-    print(f"  odds against no set: {odds}")
+    print(f"  odds against no set: {odds}")  # exact whether read or computed: no timing line
     return 0
 
 
@@ -187,10 +236,11 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.json:
         print_json(
             {
+                "command": "caps verify",
                 "properties": properties,
                 "size": len(cards),
                 "cap": found is None,
-                "set": None if found is None else list(found),
+                "sets": [] if found is None else [[int(i) for i in found]],
             }
         )
         return 0 if found is None else 1
@@ -203,7 +253,20 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_construct(args: argparse.Namespace) -> int:
-    _settle(args, ("properties",))
-    for card in best_construction(args.properties):
+    _settle(args, ("properties", "json"))
+    cards = [[int(d) for d in card] for card in best_construction(args.properties)]
+    if args.json:
+        codes = [Card.from_vector(card).code for card in cards]
+        print_json(
+            {
+                "command": "caps construct",
+                "properties": args.properties,
+                "size": len(cards),
+                "cards": cards,
+                "codes": codes,
+            }
+        )
+        return 0
+    for card in cards:
         print("".join(map(str, card)))
     return 0

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from setlab.cards import deck, parse_board
-from setlab.cli.common import add_properties, print_json, read_cards
-from setlab.find import find_sets, third_card
+from setlab.cards import VALUE_NAMES, accepted_words, deck, parse_board
+from setlab.cli.common import add_properties, card_lists, print_json, read_cards
+from setlab.errors import SetlabError
+from setlab.find import find_sets, hint, mismatches, third_card
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -18,6 +19,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     find.add_argument("cards", nargs="*", metavar="CARD")
     find.add_argument("-f", "--file", help="read cards from a file, one per line")
+    find.add_argument(
+        "--hint", action="store_true", help="show one card of a set, not the set itself"
+    )
     add_properties(find)
     find.add_argument("--json", action="store_true", help="print one JSON object")
     find.set_defaults(run=run_find)
@@ -29,21 +33,42 @@ def register(commands: argparse._SubParsersAction) -> None:
     third.add_argument("--json", action="store_true", help="print one JSON object")
     third.set_defaults(run=run_third)
 
+    check = commands.add_parser(
+        "check",
+        help="are three cards a set? if not, which property fails",
+        description="Say whether three cards form a set (every property all the same or all "
+        "different) and, if not, which properties fail.",
+    )
+    check.add_argument("cards", nargs="+", metavar="CARD", help="three cards")
+    add_properties(check)
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.set_defaults(run=run_check)
+
+    words = commands.add_parser("words", help="every word a card name may use")
+    words.add_argument("--json", action="store_true", help="print one JSON object")
+    words.set_defaults(run=run_words)
+
     cards = commands.add_parser("deck", help="list every card: index, code, digits, name")
     add_properties(cards)
-    cards.add_argument("--json", action="store_true", help="print one JSON list")
+    cards.add_argument("--json", action="store_true", help="print one JSON object")
     cards.set_defaults(run=run_deck)
 
 
 def run_find(args: argparse.Namespace) -> int:
     board = read_cards(args)
+    if args.hint:
+        return _print_hint(board, args)
     sets = find_sets(board, args.properties)
     if args.json:
+        digits, codes = card_lists(board, args.properties)
         print_json(
             {
+                "command": "find",
                 "properties": args.properties,
-                "cards": [card.code for card in board],
+                "cards": digits,
+                "codes": codes,
                 "sets": [list(s) for s in sets],
+                "count": len(sets),
             }
         )
         return 0
@@ -54,11 +79,92 @@ def run_find(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_hint(board: list, args: argparse.Namespace) -> int:
+    position, count = hint(board, args.properties)
+    if args.json:
+        digits, codes = card_lists(board, args.properties)
+        print_json(
+            {
+                "command": "hint",
+                "properties": args.properties,
+                "cards": digits,
+                "codes": codes,
+                "hint": position,
+                "code": None if position is None else codes[position],
+                "count": count,
+            }
+        )
+        return 0
+    if position is None:
+        print(f"{len(board)} cards, no set: deal three more")
+        return 0
+    noun = "set" if count == 1 else "sets"
+    print(f"{len(board)} cards, {count} {noun}. Hint: look for a set with {board[position].name}")
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    board = parse_board(args.cards, args.properties)
+    if len(board) != 3:
+        raise SetlabError(f"give exactly three cards, got {len(board)}")
+    failing = mismatches(*board)
+    if args.json:
+        digits, codes = card_lists(board, args.properties)
+        print_json(
+            {
+                "command": "check",
+                "properties": args.properties,
+                "cards": digits,
+                "codes": codes,
+                "set": not failing,
+                "failing": [
+                    {"axis": m.axis, "property": m.property, "values": _values(m, args)}
+                    for m in failing
+                ],
+            }
+        )
+        return 0 if not failing else 1
+    names = " + ".join(card.name for card in board)
+    if not failing:
+        print(f"a set: {names}")
+        return 0
+    print(f"not a set: {names}")
+    for m in failing:
+        values = _values(m, args)
+        odd = next(v for v in values if values.count(v) == 1)
+        same = next(v for v in values if values.count(v) == 2)
+        print(f"  {m.property}: two are {same}, one is {odd} (all same or all different)")
+    return 1
+
+
+def _values(m, args: argparse.Namespace) -> list[str]:
+    """The values of a failing property, as words for P = 4 (red, green), else digits."""
+    if args.properties == 4:
+        return [VALUE_NAMES[m.axis][v] for v in m.values]
+    return [str(v) for v in m.values]
+
+
+def run_words(args: argparse.Namespace) -> int:
+    words = accepted_words()
+    if args.json:
+        print_json({"command": "words", "words": words})
+        return 0
+    print("Words a card name may use (any order, singular or plural), or a code such as 2RTO")
+    for prop, values in words.items():
+        print(f"{prop}:")
+        for value, synonyms in values.items():
+            print(f"  {value:<9} {', '.join(synonyms)}")
+    return 0
+
+
 def run_third(args: argparse.Namespace) -> int:
     a, b = parse_board([args.first, args.second], args.properties)
     card = third_card(a, b)
     if args.json:
-        print_json({"card": card.code})
+        digits, codes = card_lists([card], args.properties)
+        print_json(
+            {"command": "third", "properties": args.properties, "card": digits[0], "code": codes[0]}
+        )
     else:
         print(f"{card.code}  {card.name}" if args.properties == 4 else card.code)
     return 0
@@ -67,7 +173,16 @@ def run_third(args: argparse.Namespace) -> int:
 def run_deck(args: argparse.Namespace) -> int:
     cards = deck(args.properties)
     if args.json:
-        print_json([{"index": c.index, "code": c.code, "digits": c.digits} for c in cards])
+        digits, codes = card_lists(cards, args.properties)
+        print_json(
+            {
+                "command": "deck",
+                "properties": args.properties,
+                "cards": digits,
+                "codes": codes,
+                "names": [c.name for c in cards],
+            }
+        )
         return 0
     for card in cards:
         print(f"{card.index:5d}  {card.code:>4}  {card.digits}  {card.name}")

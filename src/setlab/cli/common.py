@@ -167,3 +167,99 @@ def print_json(value: Any) -> None:
     """Print exactly one strict JSON document (infinite odds and bounds become null)."""
     json.dump(_finite(value), sys.stdout, allow_nan=False)
     sys.stdout.write("\n")
+
+
+# -- the shapes every --json shares (docs/json.md, src/setlab/data/schema.json) ----------------
+
+
+def card_lists(cards: Sequence[int], properties: int) -> tuple[list[list[int]], list[str]]:
+    """Cards (indices or :class:`Card`) as the JSON shows them: digit lists, and their codes.
+
+    Examples
+    --------
+    >>> card_lists([32, 0], 4)
+    ([[1, 0, 1, 2], [0, 0, 0, 0]], ['2RTO', '1RSD'])
+    """
+    shown = [Card(int(c), properties) for c in cards]
+    return [list(c.vector) for c in shown], [c.code for c in shown]
+
+
+def provenance(
+    read: bool, computed_at: float | None = None, seconds: float | None = None
+) -> dict[str, Any]:
+    """Where a value came from: ``source`` "store" (read, computed at ``computed_at``) or
+    "computed" (in this run, in ``seconds``).
+
+    Examples
+    --------
+    >>> provenance(True, 0.0)
+    {'source': 'store', 'computed_at': '1970-01-01T00:00:00Z', 'seconds': None}
+    >>> provenance(False, seconds=1.23456)
+    {'source': 'computed', 'computed_at': None, 'seconds': 1.235}
+    """
+    from datetime import UTC, datetime
+
+    stamp = (
+        None
+        if computed_at is None
+        else datetime.fromtimestamp(computed_at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    )
+    return {
+        "source": "store" if read else "computed",
+        "computed_at": stamp,
+        "seconds": None if seconds is None else round(seconds, 3),
+    }
+
+
+def provenance_text(origin: dict[str, Any]) -> str:
+    """The words for :func:`provenance`, the same in every command.
+
+    Examples
+    --------
+    >>> provenance_text(provenance(True, 0.0))
+    'read from the store (computed 1970-01-01 00:00 UTC)'
+    >>> provenance_text(provenance(False, seconds=2))
+    'computed in 2.00 s'
+    """
+    if origin["source"] == "store":
+        when = origin["computed_at"]
+        return "read from the store" + (
+            f" (computed {when[:10]} {when[11:16]} UTC)" if when else ""
+        )
+    seconds = origin["seconds"]
+    return "computed" + (f" in {seconds:.2f} s" if seconds is not None else "")
+
+
+def extremal_json(
+    *,
+    problem: str,
+    properties: int,
+    cards: int | None,
+    sense: str,
+    lower: int | None,
+    upper: int | None,
+    value: int | None,
+    method: str | None,
+    witness: Sequence[int] | None,
+    witness_method: str | None,
+    origin: dict[str, Any],
+) -> dict[str, Any]:
+    """One extremal result as every ``--json`` prints it: the proven interval
+    ``lower <= optimum <= upper`` (None: no bound), ``proven`` when they meet, ``value`` of the
+    best witness, the witness as digit lists with its codes, and where it came from."""
+    digits, codes = card_lists(witness, properties) if witness is not None else (None, None)
+    return {
+        "problem": problem,
+        "properties": properties,
+        "cards": cards,
+        "sense": sense,
+        "lower": lower,
+        "upper": upper,
+        "proven": lower is not None and lower == upper,
+        "value": value,
+        "method": method,
+        "witness": digits,
+        "witness_codes": codes,
+        "witness_method": witness_method,
+        "provenance": origin,
+    }

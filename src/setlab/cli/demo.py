@@ -6,6 +6,7 @@ import argparse
 import time
 
 from setlab.cards import Card
+from setlab.cli.common import card_lists, print_json
 from setlab.find import find_sets
 from setlab.seeds import PAPER_BOARD
 
@@ -14,6 +15,7 @@ __all__ = ["register", "run_demo"]
 
 def register(commands: argparse._SubParsersAction) -> None:
     demo = commands.add_parser("demo", help="solve the paper's 12-card board with 14 sets")
+    demo.add_argument("--json", action="store_true", help="print one JSON object")
     demo.set_defaults(run=run_demo)
 
 
@@ -23,6 +25,20 @@ def run_demo(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     sets = find_sets(board)
     elapsed = time.perf_counter() - start
+    if args.json:
+        digits, codes = card_lists(board, 4)
+        print_json(
+            {
+                "command": "demo",
+                "properties": 4,
+                "cards": digits,
+                "codes": codes,
+                "sets": [list(s) for s in sets],
+                "count": len(sets),
+                "seconds": elapsed,
+            }
+        )
+        return 0
     print("The 12-card board of Stevens & Wilson, section 2.1 (the maximum for 12 cards):")
     for row in range(0, 12, 3):
         print("   " + " | ".join(f"{c.digits} {c.code}" for c in board[row : row + 3]))

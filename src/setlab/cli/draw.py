@@ -5,7 +5,16 @@ from __future__ import annotations
 import argparse
 
 from setlab.cards import Card
-from setlab.cli.common import add_properties, float_in, int_in, output_path, read_cards
+from setlab.cli.common import (
+    add_properties,
+    card_lists,
+    float_in,
+    int_in,
+    output_path,
+    print_json,
+    read_cards,
+)
+from setlab.errors import SetlabError
 from setlab.find import find_sets
 from setlab.render import board_svg, configuration_svg
 
@@ -30,6 +39,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="read the cards from FILE and draw them on the AG(P,3) layout, sets as curves",
     )
+    draw.add_argument("-f", "--file", help="read the board's cards from a file, one per line")
     draw.add_argument("--sets", action="store_true", help="outline every set on the board")
     draw.add_argument("--columns", type=int_in(1), metavar="K", help="cards per row of a board")
     draw.add_argument(
@@ -45,12 +55,16 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     draw.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.svg or FILE.png")
     add_properties(draw)
+    draw.add_argument("--json", action="store_true", help="print one JSON object")
     draw.set_defaults(run=run_draw)
 
 
 def run_draw(args: argparse.Namespace) -> int:
     output = output_path(args.output, (".svg", ".png"), "--output")
-    args.file = args.config
+    if args.config is not None and args.file is not None:
+        raise SetlabError("give either --file (a board) or --config (a configuration), not both")
+    if args.config is not None:
+        args.file = args.config
     cards = read_cards(args)
     if args.config is not None:
         drawing = configuration_svg(cards, sets=True, drop_constant=args.drop_constant)
@@ -61,6 +75,21 @@ def run_draw(args: argparse.Namespace) -> int:
             f", {_count(cards, args.properties)} outlined" if args.sets else ""
         )
     path = drawing.save(output, scale=args.scale)
+    if args.json:
+        digits, codes = card_lists(cards, args.properties)
+        sets = find_sets(cards, args.properties)
+        print_json(
+            {
+                "command": "draw",
+                "path": str(path),
+                "properties": args.properties,
+                "cards": digits,
+                "codes": codes,
+                "sets": [list(s) for s in sets],
+                "count": len(sets),
+            }
+        )
+        return 0
     print(f"wrote {path} ({what})")
     return 0
 

@@ -141,7 +141,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     for path in written:
         print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
     if args.json:
-        print_json(stats.as_dict())
+        print_json({"command": "simulate", **stats.as_dict()})
     else:
         print(_report(stats))
     return 0

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import argparse
 
-from setlab.cli.common import add_properties, float_in, int_in, print_json
+from setlab.cli.common import (
+    add_properties,
+    extremal_json,
+    float_in,
+    int_in,
+    print_json,
+    provenance,
+)
 from setlab.extremal.heuristics import (
     cmm,
     counting_bound,
@@ -16,8 +23,7 @@ from setlab.extremal.heuristics import (
     record_cmm,
     record_search,
 )
-from setlab.geometry import digits
-from setlab.store import Store
+from setlab.store import PROBLEMS, Store, interval_text
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -38,7 +44,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_properties(nested)
     _add_store(nested)
-    nested.add_argument("--json", action="store_true", help="print one JSON list")
+    nested.add_argument("--json", action="store_true", help="print one JSON object")
     nested.set_defaults(run=run_cmm)
 
     search = verbs.add_parser(
@@ -70,29 +76,47 @@ def _add_store(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _cards_as_digits(witness: list[int], properties: int) -> list[list[int]]:
-    return digits(properties)[witness].tolist()
+def _interval(properties: int, cards: int, sense: str, sets: int) -> tuple[int, int]:
+    """What a witness with ``sets`` sets and the counting bound prove of the optimum."""
+    bound = counting_bound(properties, cards, "max" if sense == "max" else "min")
+    return (sets, bound) if sense == "max" else (bound, sets)
 
 
 def run_cmm(args: argparse.Namespace) -> int:
     result = cmm(args.properties)
     with Store(args.store) as store:
         improved = record_cmm(store, result)
-    rows = [
-        {
-            "cards": n,
-            "sets": int(result.sets[n]),
-            "witness": _cards_as_digits(result.witness(n), args.properties),
-        }
-        for n in range(1, len(result.order) + 1)
-    ]
+    origin = provenance(False)
+    rows = []
+    for n in range(1, len(result.order) + 1):
+        sets = int(result.sets[n])
+        lower, upper = _interval(args.properties, n, "max", sets)
+        rows.append(
+            extremal_json(
+                problem=PROBLEMS["max"],
+                properties=args.properties,
+                cards=n,
+                sense="max",
+                lower=lower,
+                upper=upper,
+                value=sets,
+                method="counting bound",
+                witness=result.witness(n),
+                witness_method="cmm",
+                origin=origin,
+            )
+        )
     if args.json:
-        print_json(rows)
+        print_json({"command": "heuristic cmm", "properties": args.properties, "rows": rows})
         return 0
-    print(f"CMM for P = {args.properties}: cards in selection order, sets among the first n")
+    print(
+        f"CMM for P = {args.properties}: cards in selection order, sets among the first n, "
+        "and what they and the counting bound prove of M(n)"
+    )
     for row in rows:
         last = "".join(map(str, row["witness"][-1]))
-        print(f"{row['cards']:5d}  {last}  {row['sets']:6d}")
+        known = interval_text(f"M({row['cards']})", row["lower"], row["upper"])
+        print(f"{row['cards']:5d}  {last}  {row['value']:6d}  {known}")
     print(f"{improved} stored witnesses improved")
     return 0
 
@@ -102,20 +126,29 @@ def run_search(args: argparse.Namespace) -> int:
     result = local_search(args.properties, args.cards, sense, seconds=args.seconds, seed=args.seed)
     with Store(args.store) as store:
         improved = record_search(store, result)
-    cards = _cards_as_digits(result.witness, args.properties)
-    optimal = result.sets == counting_bound(result.properties, result.cards, sense)
+    lower, upper = _interval(result.properties, result.cards, sense, result.sets)
+    optimal = lower == upper
+    answer = extremal_json(
+        problem=PROBLEMS[sense],
+        properties=result.properties,
+        cards=result.cards,
+        sense=sense,
+        lower=lower,
+        upper=upper,
+        value=result.sets,
+        method="counting bound",
+        witness=result.witness,
+        witness_method=result.method,
+        origin=provenance(False, seconds=result.seconds),
+    )
     if args.json:
         print_json(
             {
-                "properties": result.properties,
-                "cards": result.cards,
-                "sense": result.sense,
+                "command": "heuristic search",
+                **answer,
                 "sets": result.sets,
-                "witness": cards,
                 "seed": result.seed,
                 "restarts": result.restarts,
-                "seconds": round(result.seconds, 3),
-                "method": result.method,
                 "optimal": optimal,
                 "stored": improved,
             }
@@ -128,6 +161,9 @@ def run_search(args: argparse.Namespace) -> int:
         f" ({restarts} in {result.seconds:.2f} s, seed {result.seed})"
         + (", optimal: it meets the counting bound" if optimal else "")
     )
-    print(" ".join("".join(map(str, card)) for card in cards))
+    letter = "M" if sense == "max" else "m"
+    known = interval_text(f"{letter}({result.cards})", lower, upper)
+    print(f"so {known} (the witness and the counting bound)")
+    print(" ".join("".join(map(str, card)) for card in answer["witness"]))
     print("stored as a new best witness" if improved else "the store already had as good a one")
     return 0

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import TYPE_CHECKING, Any
 
 from setlab.cards import Card
 from setlab.certificates import verify_store
-from setlab.cli.common import add_properties, int_in, print_json
+from setlab.cli.common import (
+    add_properties,
+    extremal_json,
+    int_in,
+    print_json,
+    provenance,
+    provenance_text,
+)
 from setlab.errors import SetlabError
-from setlab.extremal.maxsets import Solver, Value
-from setlab.store import Store, default_store_path
+from setlab.store import PROBLEMS, Sense, Store, default_store_path, interval_text
+
+if TYPE_CHECKING:
+    from setlab.extremal.maxsets import Solver, Value
 
 
 def _add_store(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +58,7 @@ def register(commands: argparse._SubParsersAction) -> None:
             default=None,
             help="largest n for the pruned min search (default: 33 for P = 4)",
         )
-        parser.add_argument("--json", action="store_true", help="print one JSON object/list")
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
         _add_store(parser)
         parser.set_defaults(run=run_extremes, sense=sense)
 
@@ -60,12 +70,14 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_properties(verify, default=None)
     verify.add_argument("--rerun", action="store_true", help="repeat searches and walks")
-    verify.add_argument("--json", action="store_true", help="print one JSON list")
+    verify.add_argument("--json", action="store_true", help="print one JSON object")
     _add_store(verify)
     verify.set_defaults(run=run_verify)
 
 
 def _solver(args: argparse.Namespace, store: Store) -> Solver:
+    from setlab.extremal.maxsets import Solver  # OR-Tools and SciPy: only when solving
+
     for limit in (args.search_up_to, args.min_search_up_to):
         if limit is not None and limit < 0:
             raise SetlabError("search limits must be non-negative")
@@ -81,46 +93,92 @@ def run_extremes(args: argparse.Namespace) -> int:
     with Store(args.store) as store:
         solver = _solver(args, store)
         if args.table:
-            return _print_table(solver, args.json)
+            return _print_table(solver, args.json, args.command)
+        read = solver.get(args.sense, args.cards).proven
         started = time.perf_counter()
         value = solver.max(args.cards) if args.sense == "max" else solver.min(args.cards)
         seconds = time.perf_counter() - started
         solver.forget_checkpoints()
+    origin = provenance(read, value.updated if read else None, None if read else seconds)
     if args.json:
-        print_json(value.as_json(seconds))
+        print_json({"command": args.command, **value_json(value, origin)})
         return 0
-    _print_value(value, seconds)
+    _print_value(value, origin)
     return 0
 
 
-def _print_value(value: Value, seconds: float) -> None:
+def value_json(value: Value, origin: dict[str, Any]) -> dict[str, Any]:
+    """M(n) or m(n) in the one extremal shape of every ``--json``."""
+    return extremal_json(
+        problem=PROBLEMS[value.sense],
+        properties=value.properties,
+        cards=value.cards,
+        sense=value.sense,
+        lower=value.lower,
+        upper=value.upper,
+        value=value.value,
+        method=value.method,
+        witness=value.witness,
+        witness_method=value.witness_method,
+        origin=origin,
+    )
+
+
+def _print_value(value: Value, origin: dict[str, Any]) -> None:
     letter = "M" if value.sense == "max" else "m"
-    status = "proven" if value.proven else f"not proven (bound {value.bound})"
+    known = interval_text(f"{letter}({value.cards})", value.lower, value.upper)
+    status = (
+        f"proven by {value.method}"
+        if value.proven
+        else "not proven" + (f" (bound by {value.method})" if value.method else "")
+    )
     print(
-        f"{letter}({value.cards}) = {value.value} sets among {value.cards} cards of "
-        f"AG({value.properties},3): {status} by {value.method}, {seconds:.2f} s"
+        f"{known} sets among {value.cards} cards of AG({value.properties},3): {status}, "
+        f"{provenance_text(origin)}"
     )
     if value.witness is not None:
         cards = [Card(c, value.properties).code for c in value.witness]
-        print(f"witness ({value.witness_method}): " + " ".join(cards))
+        print(f"witness with {value.value} sets ({value.witness_method}): " + " ".join(cards))
 
 
-def _print_table(solver: Solver, as_json: bool) -> int:
+def _cell(low: int | None, high: int | None) -> str:
+    """A table cell: the value when proven, else the proven range ``low..high``."""
+    if low is not None and low == high:
+        return str(low)
+    return f"{'?' if low is None else low}..{'?' if high is None else high}"
+
+
+def _print_table(solver: Solver, as_json: bool, command: str) -> int:
+    senses: tuple[Sense, Sense] = ("max", "min")
+    read = {(s, n) for s in senses for n in range(solver.size + 1) if solver.get(s, n).proven}
     rows = solver.table()
     if as_json:
-        print_json(rows)
+        values = []
+        for row in rows:
+            n = row["cards"]
+            item: dict[str, Any] = {"cards": n, "seconds": row["seconds"]}
+            for sense in senses:
+                value = solver.get(sense, n)
+                was_read = (sense, n) in read
+                origin = provenance(was_read, value.updated if was_read else None)
+                item[sense] = value_json(value, origin)
+            values.append(item)
+        print_json({"command": f"{command} table", "properties": solver.properties, "rows": values})
         return 0
-    header = f"{'n':>3} {'max':>5} {'':1} {'max method':<12} {'min':>5} {'':1} {'min method':<12}"
+    header = f"{'n':>3} {'M(n)':>11} {'max method':<12} {'m(n)':>11} {'min method':<12}"
     print(f"{header} {'seconds':>8}")
     for row in rows:
-        high = "" if row["max_proven"] else "?"
-        low = "" if row["min_proven"] else "?"
+        high = _cell(row["max"], row["max_bound"])
+        low = _cell(row["min_bound"], row["min"])
         print(
-            f"{row['cards']:>3} {row['max']:>5} {high:1} {row['max_method'] or '-':<12} "
-            f"{row['min']:>5} {low:1} {row['min_method'] or '-':<12} {row['seconds']:>8.2f}"
+            f"{row['cards']:>3} {high:>11} {row['max_method'] or '-':<12} "
+            f"{low:>11} {row['min_method'] or '-':<12} {row['seconds']:>8.2f}"
         )
     unproven = sum(not (r["max_proven"] and r["min_proven"]) for r in rows)
-    print(f"{len(rows) - unproven} of {len(rows)} rows fully proven ('?': witness value only)")
+    print(
+        f"{len(rows) - unproven} of {len(rows)} rows fully proven "
+        "(a range a..b: the proven bounds of an open value)"
+    )
     return 0
 
 
@@ -129,7 +187,14 @@ def run_verify(args: argparse.Namespace) -> int:
         checks = verify_store(store, args.properties, rerun=args.rerun)
     failed = [c for c in checks if not c.ok]
     if args.json:
-        print_json([c.as_json() for c in checks])
+        print_json(
+            {
+                "command": "verify",
+                "checks": [c.as_json() for c in checks],
+                "passed": len(checks) - len(failed),
+                "count": len(checks),
+            }
+        )
     else:
         for check in failed:
             print(f"FAIL {check.problem} P={check.properties} n={check.cards} {check.what}: "

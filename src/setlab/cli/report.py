@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from setlab.report import build_report
+from setlab.cli.common import print_json
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -18,12 +18,27 @@ def register(commands: argparse._SubParsersAction) -> None:
     reproduce.add_argument(
         "--quick", action="store_true", help="the one-minute variant: fewer samples"
     )
+    reproduce.add_argument("--json", action="store_true", help="print one JSON object")
     reproduce.set_defaults(run=run_reproduce)
 
 
 def run_reproduce(args: argparse.Namespace) -> int:
+    from setlab.report import build_report  # the whole house: only when a report is asked for
+
     report = build_report(args.out, quick=args.quick)
     agreed, total = report.reproduced
+    if args.json:
+        print_json(
+            {
+                "command": "reproduce",
+                "html": str(report.html_path),
+                "markdown": str(report.markdown_path),
+                "seconds": report.seconds,
+                "reproduced": agreed,
+                "count": total,
+            }
+        )
+        return 0 if agreed == total else 1
     print(f"wrote {report.html_path} and {report.markdown_path} in {report.seconds:.1f} s")
     print(f"seed values reproduced: {agreed} of {total}")
     return 0 if agreed == total else 1

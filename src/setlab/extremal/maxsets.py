@@ -152,10 +152,23 @@ class Value:
     method: str | None
     witness: list[int] | None
     witness_method: str | None
+    updated: float | None = None
+    """When the store last changed this value (seconds since the epoch)."""
+
+    @property
+    def lower(self) -> int | None:
+        """Proven lower bound of the optimum (the witness for max, the bound for min)."""
+        return self.value if self.sense == "max" else self.bound
+
+    @property
+    def upper(self) -> int | None:
+        """Proven upper bound of the optimum (the bound for max, the witness for min)."""
+        return self.bound if self.sense == "max" else self.value
 
     def as_json(self, seconds: float | None = None) -> dict[str, Any]:
-        """The CLI's JSON object: witness cards as lists of P digits."""
+        """A JSON object: the fields, ``lower`` and ``upper``, witness cards as P digits."""
         out = asdict(self)
+        out["lower"], out["upper"] = self.lower, self.upper
         out["witness"] = (
             None
             if self.witness is None
@@ -171,7 +184,7 @@ def _value(result: Result | None, properties: int, cards: int, sense: Sense) -> 
         return Value(properties, cards, sense, None, None, False, None, None, None)
     return Value(
         properties, cards, sense, result.value, result.bound, result.proven,
-        result.bound_method, result.witness, result.witness_method,
+        result.bound_method, result.witness, result.witness_method, result.updated,
     )  # fmt: skip
 
 

@@ -42,6 +42,8 @@ class LargestCap:
     proven: bool
     witness: list[int]
     proof: dict[str, Any]
+    stored_at: float | None = None
+    """When the result was computed, if it was read from a store (seconds since the epoch)."""
 
 
 @cache
@@ -90,7 +92,9 @@ def largest_cap(
         if stored is not None and stored.proven and stored.witness is not None:
             proof = stored.proof or {}
             witness = sorted(stored.witness)
-            return LargestCap(properties, values, len(witness), True, witness, proof)
+            return LargestCap(
+                properties, values, len(witness), True, witness, proof, stored.updated
+            )
     if values == 3 and (properties >= 6 or (properties == 5 and time_limit is None)):
         # AG(5,3) has far too many classes of caps to exhaust: report the construction
         witness = indices_of(best_construction(properties)).tolist()

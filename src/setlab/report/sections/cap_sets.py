@@ -133,7 +133,7 @@ def build(context: Context) -> Section:
     def size(deck: tuple[int, int]) -> Number:
         number = largest[deck][0]
         value, proven = number.value
-        return replace(number, value=value if proven else f"{value} (not proven)")
+        return replace(number, value=value if proven else f">= {value} (not proven)")
 
     claims = [
         Claim(f"M^P = {p}, M^V = {v}: largest number of cards without a set", answer, size((p, v)))

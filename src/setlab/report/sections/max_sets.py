@@ -143,7 +143,8 @@ def _maxima(context: Context, cards: range) -> tuple[dict[int, Number], Solver]:
     numbers = {}
     for n in cards:
         v = run.value[n]
-        numbers[n] = replace(run, value=v.value if v.proven else f"{v.value} (not proven)")
+        shown = v.value if v.proven else Known(v, run).text  # an open value as its range
+        numbers[n] = replace(run, value=shown)
     return numbers, solver
 
 

@@ -1,0 +1,50 @@
+"""Start-up of the command line: ``setlab find <board>`` against ``python -c pass``, same run.
+
+Both run as fresh processes, alternately, several times; the medians are compared. The target
+of issue 17: ``setlab find`` on one board answers within 0.3 s of Python's own start-up. Last
+lines: the extra seconds, the ratio, and the peak memory of one ``setlab find``.
+
+Usage: python benchmarks/cli_startup.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+BOARD = ["1RSD", "2GTS", "3POO", "1GSD", "2 red striped ovals", "3PSD", "1ROS", "2GOD"]
+
+
+def wall(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=9)
+    args = parser.parse_args()
+    python = [sys.executable, "-c", "pass"]
+    setlab = [sys.executable, "-m", "setlab", "find", *BOARD]
+    wall(setlab)  # bytecode caches written before timing
+    base, find = [], []
+    for _ in range(args.runs):
+        base.append(wall(python))
+        find.append(wall(setlab))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    b, f = statistics.median(base), statistics.median(find)
+    print(f"python -c pass      median {b * 1000:7.1f} ms over {args.runs} runs")
+    print(f"setlab find (board) median {f * 1000:7.1f} ms over {args.runs} runs")
+    print(f"setlab find beyond Python's start-up: {(f - b) * 1000:.1f} ms (target < 300 ms)")
+    print(f"ratio setlab find / python -c pass: {f / b:.1f}")
+    print(f"peak memory of a child: {before / 1024:.0f} MiB (cores: {os.cpu_count()})")
+
+
+if __name__ == "__main__":
+    main()
