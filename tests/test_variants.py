@@ -31,47 +31,7 @@ from setlab.variants import (
     is_valued_set,
 )
 from setlab.variants.kernels import valued_sets_of_board
-
-
-def _ultra(w):
-    a, b, c, d = w
-    pairings = ((a, b, c, d), (a, c, b, d), (a, d, b, c))
-    return any(
-        all((x + y - z - t) % 3 == 0 for x, y, z, t in zip(*p, strict=True)) for p in pairings
-    )
-
-
-def _ghost(w):
-    return all(sum(column) % 3 == 0 for column in zip(*w, strict=True))
-
-
-def _four(w):
-    shapes = {(4,), (1, 1, 1, 1), (2, 2)}
-    return all(
-        tuple(sorted(column.count(v) for v in set(column))) in shapes
-        for column in map(list, zip(*w, strict=True))
-    )
-
-
-def _valued(values):
-    return lambda w: all(len(set(column)) in (1, values) for column in zip(*w, strict=True))
-
-
-RULES = {"ultra": (4, 3, _ultra), "ghost": (6, 3, _ghost), "4set": (4, 4, _four)}
-
-
-def brute_force(board, name, properties, values=3):
-    """Every structure by testing each subset of the right size, digit by digit."""
-    if name == "set":
-        size, rule = values, _valued(values)
-    else:
-        size, values, rule = RULES[name]
-    words = card_words(board, properties, values)
-    return [
-        combo
-        for combo in itertools.combinations(range(len(board)), size)
-        if rule([words[i] for i in combo])
-    ]
+from variant_oracles import brute_force, four_rule, ghost_rule, ultra_rule, valued_rule
 
 
 def boards(n_cards, sizes):
@@ -163,11 +123,11 @@ def test_predicates_agree_with_the_brute_force_rules():
     for _ in range(300):
         board = rng.permutation(81)[:6].tolist()
         words = card_words(board, 4, 3)
-        assert is_ultra(board[:4], 4) == _ultra(words[:4])
-        assert is_ghost(board, 4) == _ghost(words)
+        assert is_ultra(board[:4], 4) == ultra_rule(words[:4])
+        assert is_ghost(board, 4) == ghost_rule(words)
         four = rng.permutation(256)[:4].tolist()
-        assert is_four_set(four, 4) == _four(card_words(four, 4, 4))
-        assert is_valued_set(four, 4, 4) == _valued(4)(card_words(four, 4, 4))
+        assert is_four_set(four, 4) == four_rule(card_words(four, 4, 4))
+        assert is_valued_set(four, 4, 4) == valued_rule(4)(card_words(four, 4, 4))
     assert not is_ultra([0, 0, 1, 2], 2)
 
 
