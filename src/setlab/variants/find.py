@@ -125,7 +125,7 @@ def find_structures(
     total = t.board(cards, np.zeros((0, t.size), dtype=np.int64))
     out = np.zeros((total, t.size), dtype=np.int64)
     t.board(cards, out)
-    return sorted(tuple(int(p) for p in row) for row in out)
+    return [tuple(row) for row in out.tolist()]
 
 
 def count_structures(
@@ -218,7 +218,4 @@ def find_structures_batch(
             t.kind, boards, lengths, t.third, t.plus, t.negative, t.words, t.values, t.n_cards,
             offsets, rows, _chunks(len(boards)),
         )  # fmt: skip
-        board_of = np.repeat(np.arange(len(boards)), counts)
-        order = np.lexsort([*rows.T[::-1], board_of])
-        rows = rows[order]
     return offsets, rows

@@ -1,6 +1,7 @@
 """The compiled loops that find the variants' structures on a board, one board or a batch.
 
-Each finder meets every structure exactly once and writes it as a row of ascending positions:
+Each finder meets every structure exactly once and writes it as a row of ascending positions,
+rows in lexicographic order:
 UltraSets by bucketing the C(k,2) pairs by their third card (a + b = c + d iff the pairs share
 a third card; two such pairs are disjoint), GhostSets by walking the 5-subsets and looking up
 minus their sum after the fifth card, 4Sets by walking the triples and looking up their XOR after
@@ -48,7 +49,7 @@ def _sorted_row(out, row, values, count):  # pragma: no cover - compiled
 
 @nb.njit(cache=True)
 def ultras_of_board(cards, third, heads, out):  # pragma: no cover - compiled
-    """Write the UltraSets of a board into ``out`` (ascending position rows); return how many.
+    """Write the UltraSets of a board into ``out`` (ascending rows, sorted); return how many.
 
     ``heads`` has one entry per card of the deck, all -1 on entry and on exit. Pass an ``out``
     with no rows to count only.
@@ -86,6 +87,15 @@ def ultras_of_board(cards, third, heads, out):  # pragma: no cover - compiled
     for i in range(k):
         for j in range(i + 1, k):
             heads[third[cards[i], cards[j]]] = -1
+    if out.shape[0] > 0 and found > 1:  # rows in lexicographic order, as the other finders
+        keys = np.empty(found, dtype=np.int64)
+        for r in range(found):
+            keys[r] = ((out[r, 0] * k + out[r, 1]) * k + out[r, 2]) * k + out[r, 3]
+        order = np.argsort(keys)
+        rows = out[:found].copy()
+        for r in range(found):
+            for t in range(4):
+                out[r, t] = rows[order[r], t]
     return found
 
 
