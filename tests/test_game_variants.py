@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from fractions import Fraction
 
@@ -83,3 +84,18 @@ def test_the_summary_agrees_with_the_exact_mean_and_the_games():
     assert s.game_length.value == pytest.approx(figures[:, 0].mean())
     assert sum(s.cards_left_counts.values()) == 3000
     assert s.first_deal_none.value == np.count_nonzero(figures[:, 2] == 0) / 3000
+
+
+def test_simulate_variant_command(capsys):
+    from setlab.cli import main
+
+    assert main(["simulate", "--variant", "4set-junior", "--games", "300", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["mode"] == "4set-junior" and got["deal"] == 9 and got["games"] == 300
+    assert got["exact_mean_structures"] == pytest.approx(math.comb(9, 4) / 61)
+    low, high = got["first_deal_none"]["ci"]
+    assert low <= got["first_deal_none"]["value"] <= high
+    for argv in (["-p", "5"], ["--plot", "x.png"], ["--strategy", "first"]):
+        assert main(["simulate", "--variant", "junior", *argv]) == 2
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and err.startswith("error: ")
