@@ -148,7 +148,7 @@ def _branches(variant: str, n: int) -> list[list[int]]:
 
 
 def largest_structure_free(
-    variant: str, properties: int, node_limit: int = 2 * 10**8, store: Store | None = None
+    variant: str, properties: int, node_limit: int = 10**7, store: Store | None = None
 ) -> StructureFree:
     """The largest board with no UltraSet (``"ultra"``) or no 4Set (``"4set"``).
 
