@@ -26,6 +26,7 @@ FLOORS = {
     "setlab.find": 3,
     "setlab.symmetry": 3,
     "setlab.blog": 3,
+    "setlab.variants": 3,
     "setlab.store": 4,
     "setlab.executor": 5,
     "setlab.render": 6,

@@ -29,18 +29,27 @@ from setlab.errors import SetlabError
 
 __all__ = [
     "CODE_LETTERS",
+    "FOURTH_VALUES",
     "MAX_PROPERTIES",
+    "MAX_VALUED_CARDS",
+    "MAX_VALUES",
     "PROPERTY_NAMES",
     "VALUE_NAMES",
     "Card",
     "accepted_words",
     "check_properties",
+    "check_values",
     "deck",
     "deck_size",
     "index_of",
+    "index_of4",
     "parse_board",
     "parse_card",
+    "parse_valued_card",
     "split_board",
+    "valued_code",
+    "valued_digits",
+    "valued_name",
     "vector_of",
 ]
 
@@ -406,3 +415,188 @@ def deck(properties: int = 4) -> list[Card]:
     (81, '1 red solid diamond', '3POO')
     """
     return [Card(i, properties) for i in range(deck_size(properties))]
+
+
+# Decks with V values per property (the general game; V = 4 is 4Set). A card is an index
+# 0 .. V^P - 1 whose base-V digits, big-endian, are its values; for V = 4 the digit string of a
+# card is its vector over (F_2^2)^P, each digit two bits of the index.
+
+MAX_VALUES = 10
+"""Most values per property a card can be written with (one decimal digit per property)."""
+
+MAX_VALUED_CARDS = 4**8
+"""Largest deck V^P of the V-valued game that card parsing accepts."""
+
+FOURTH_VALUES = ("4", "blue", "dotted", "triangle")
+"""The fourth value of each property in the 4-valued deck (4Set), axis by axis."""
+
+_FOURTH_WORDS = (
+    ("4", "four", "quadruple"),
+    ("blue",),
+    ("dotted", "dot", "spotted"),
+    ("triangle",),
+)
+_FOURTH_CODE_LETTERS = ("1234", "RGPB", "STOD", "DSOT")
+_FOURTH_CODE_RE = re.compile(r"^[1234][RGPB][STOD][DSOT]$", re.IGNORECASE)
+
+
+def check_values(properties: int, values: int) -> None:
+    """Raise :class:`SetlabError` unless V^P cards of ``values`` values can be written.
+
+    Examples
+    --------
+    >>> check_values(4, 4)
+    >>> check_values(4, 11)
+    Traceback (most recent call last):
+    ...
+    setlab.errors.SetlabError: values per property must be an integer from 2 to 10, got 11
+    """
+    check_properties(properties)
+    if not isinstance(values, int) or not 2 <= values <= MAX_VALUES:
+        raise SetlabError(f"values per property must be an integer from 2 to {MAX_VALUES}, "
+                          f"got {values!r}")  # fmt: skip
+    if values**properties > MAX_VALUED_CARDS:
+        raise SetlabError(f"{values}^{properties} cards: decks of at most {MAX_VALUED_CARDS} "
+                          "cards are supported")  # fmt: skip
+
+
+def valued_digits(index: int, properties: int, values: int) -> str:
+    """The digit string of card ``index`` of the V-valued deck (base V, big-endian).
+
+    Examples
+    --------
+    >>> valued_digits(27, 4, 4)  # 27 = 0*64 + 1*16 + 2*4 + 3
+    '0123'
+    """
+    out = []
+    for _ in range(properties):
+        index, digit = divmod(index, values)
+        out.append(str(digit))
+    return "".join(reversed(out))
+
+
+def valued_code(index: int, properties: int, values: int) -> str:
+    """Short code of a card of the V-valued deck: ``"4BDT"`` style for P = 4 and V <= 4.
+
+    Examples
+    --------
+    >>> valued_code(255, 4, 4), valued_code(0, 4, 4), valued_code(5, 2, 4)
+    ('4BDT', '1RSD', '11')
+    """
+    word = valued_digits(index, properties, values)
+    if properties != 4 or values > 4:
+        return word
+    return "".join(letters[int(d)] for letters, d in zip(_FOURTH_CODE_LETTERS, word, strict=True))
+
+
+def valued_name(index: int, properties: int, values: int) -> str:
+    """Human name of a card of the V-valued deck for P = 4 and V <= 4, else its digit string.
+
+    Examples
+    --------
+    >>> valued_name(255, 4, 4), valued_name(1, 4, 4)
+    ('4 blue dotted triangles', '1 red solid squiggle')
+    """
+    word = [int(d) for d in valued_digits(index, properties, values)]
+    if properties != 4 or values > 4:
+        return "".join(map(str, word))
+    names = [(*VALUE_NAMES[axis], FOURTH_VALUES[axis]) for axis in range(4)]
+    number, colour, shading, shape = word
+    noun = names[3][shape] + ("s" if number else "")
+    return f"{number + 1} {names[1][colour]} {names[2][shading]} {noun}"
+
+
+def _parse_four_valued(text: str) -> int | None:
+    """Index of a 4-property card written with the 4Set words or code, or None if it is not one."""
+    if _FOURTH_CODE_RE.match(text):
+        return index_of4(
+            letters.index(ch)
+            for letters, ch in zip(_FOURTH_CODE_LETTERS, text.upper(), strict=True)
+        )
+    vector: list[int | None] = [None] * 4
+    for word in re.split(r"[\s,;/]+", text):
+        if not word:
+            continue
+        low = word.lower()
+        found = None
+        for axis, group in enumerate(_FOURTH_WORDS):
+            if low in group or any(low == w + "s" or low == w + "es" for w in group):
+                found = (axis, 3)
+        if found is None:
+            key = _normalise(word)
+            if key not in _SYNONYMS:
+                return None
+            found = _SYNONYMS[key]
+        axis, value = found
+        if vector[axis] is not None and vector[axis] != value:
+            return None
+        vector[axis] = value
+    if any(v is None for v in vector):
+        return None
+    return index_of4(v for v in vector if v is not None)
+
+
+def index_of4(vector: Iterable[int]) -> int:
+    """Index of the card of the 4-valued deck with the given values (big-endian base 4).
+
+    Examples
+    --------
+    >>> index_of4((0, 1, 2, 3))
+    27
+    """
+    index = 0
+    for digit in vector:
+        index = 4 * index + int(digit)
+    return index
+
+
+def parse_valued_card(text: str, properties: int, values: int) -> int:
+    """Index of a card of the deck with ``values`` values per property, written as ``text``.
+
+    A card is its digit string (P digits below V); for P = 4 and V = 4 also a code (``"4BDT"``)
+    or a name with the fourth values four, blue, dotted and triangle (``"4 blue dotted
+    triangles"``); for V = 3 anything :func:`parse_card` reads. A card with a fourth value in a
+    3-valued deck is refused by name.
+
+    Examples
+    --------
+    >>> parse_valued_card("0123", 4, 4), parse_valued_card("4 blue dotted triangles", 4, 4)
+    (27, 255)
+    >>> parse_valued_card("4BDT", 4, 3)
+    Traceback (most recent call last):
+    ...
+    setlab.errors.SetlabError: card '4BDT' has a fourth value: it is a 4Set card, not a SET card
+    """
+    check_values(properties, values)
+    stripped = text.strip()
+    if not stripped:
+        raise SetlabError("empty card")
+    if values == 3:
+        try:
+            return parse_card(stripped, properties)
+        except SetlabError:
+            four = (
+                stripped.isdigit() and len(stripped) == properties and set(stripped) <= set("0123")
+            ) or (properties == 4 and _parse_four_valued(stripped) is not None)
+            if four:
+                raise SetlabError(f"card '{stripped}' has a fourth value: it is a 4Set card, "
+                                  "not a SET card") from None  # fmt: skip
+            raise
+    if stripped.isdigit():
+        allowed = {str(d) for d in range(values)}
+        if len(stripped) != properties or set(stripped) - allowed:
+            raise SetlabError(
+                f"card '{stripped}' is not {properties} digits from 0 to {values - 1}"
+            )
+        index = 0
+        for d in stripped:
+            index = values * index + int(d)
+        return index
+    if properties == 4 and values == 4:
+        index = _parse_four_valued(stripped)
+        if index is None:
+            raise SetlabError(f"card '{stripped}' is not a 4Set card: write 4 digits from 0 to 3,"
+                              " a code such as 4BDT or a name")  # fmt: skip
+        return index
+    raise SetlabError(f"card '{stripped}': with {values} values write cards as {properties} "
+                      f"digits from 0 to {values - 1}")  # fmt: skip

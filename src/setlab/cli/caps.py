@@ -27,6 +27,7 @@ from setlab.extremal.caps import (
     no_set_probability,
     odds_against,
 )
+from setlab.extremal.sidon import SIDON_VARIANTS, largest_structure_free
 from setlab.render import blocking_graph_svg, deck_svg
 from setlab.store import Store, interval_text
 
@@ -54,6 +55,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     caps.add_argument(
         "--graph", metavar="FILE", help="draw the cap's cards and the sets through them (V = 3)"
     )
+    caps.add_argument("--variant", choices=["set", *SIDON_VARIANTS],
+                      help="largest board with no UltraSet or no 4Set (default: set)")  # fmt: skip
     caps.set_defaults(run=run_largest)
     sub = caps.add_subparsers(dest="caps_command", metavar="SUBCOMMAND", parser_class=type(caps))
     quiet = {"argument_default": argparse.SUPPRESS}  # so a subcommand keeps the group's -p/--json
@@ -89,7 +92,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 OPTIONS = {"properties": 4, "values": 3, "time_limit": None, "json": False, "picture": None,
-           "graph": None}  # fmt: skip
+           "graph": None, "variant": None}  # fmt: skip
 """The options of ``setlab caps`` and their defaults; a subcommand takes some of them."""
 
 
@@ -109,6 +112,8 @@ def _settle(args: argparse.Namespace, takes: tuple[str, ...]) -> None:
 
 def run_largest(args: argparse.Namespace) -> int:
     _settle(args, tuple(OPTIONS))
+    if args.variant not in (None, "set"):
+        return run_variant_caps(args)
     pictures = {}
     for option, picture in (("--picture", args.picture), ("--graph", args.graph)):
         if picture is not None:
@@ -269,4 +274,36 @@ def run_construct(args: argparse.Namespace) -> int:
         return 0
     for card in cards:
         print("".join(map(str, card)))
+    return 0
+
+
+def run_variant_caps(args: argparse.Namespace) -> int:
+    """``setlab caps --variant ultra|4set``: the largest board with none of the structures."""
+    for option, value, default in (("--values", args.values, 3), ("--picture", args.picture, None),
+                                   ("--graph", args.graph, None),
+                                   ("--time-limit", args.time_limit, None)):  # fmt: skip
+        if value != default:
+            raise SetlabError(f"{option} does not apply to 'setlab caps --variant'")
+    with Store() as store:
+        result = largest_structure_free(args.variant, args.properties, store=store)
+    values = SIDON_VARIANTS[args.variant]
+    words = card_words(result.witness, args.properties, values)
+    if args.json:
+        print_json({"command": "caps", "variant": args.variant, "properties": args.properties,
+                    "values": values, "size": result.lower if result.proven else None,
+                    "proven": result.proven, "lower": result.lower, "upper": result.upper,
+                    "value": result.lower, "witness": words,
+                    "witness_codes": ["".join(map(str, w)) for w in words],
+                    "method": result.method})  # fmt: skip
+        return 0
+    noun = {"ultra": "an UltraSet", "4set": "a 4Set"}[args.variant]
+    if result.proven:
+        print(f"Largest board with no {noun[noun.index(' ') + 1:]}, {args.properties} properties: "
+              f"{result.lower} cards, proven ({result.method}): any {result.lower + 1} cards hold "
+              f"{noun}")  # fmt: skip
+    else:
+        print(f"Largest board with no {noun[noun.index(' ') + 1:]}, {args.properties} properties: "
+              f"between {result.lower} and {result.upper} cards ({result.method}; "
+              "not proven)")  # fmt: skip
+    print("  " + " ".join("".join(map(str, w)) for w in words))
     return 0

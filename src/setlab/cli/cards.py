@@ -4,10 +4,27 @@ from __future__ import annotations
 
 import argparse
 
-from setlab.cards import VALUE_NAMES, accepted_words, deck, parse_board
-from setlab.cli.common import add_properties, card_lists, print_json, read_cards
+from setlab.cards import (
+    VALUE_NAMES,
+    accepted_words,
+    deck,
+    parse_board,
+    parse_valued_card,
+    valued_code,
+    valued_digits,
+    valued_name,
+)
+from setlab.cli.common import (
+    add_properties,
+    card_lists,
+    int_in,
+    print_json,
+    read_card_texts,
+    read_cards,
+)
 from setlab.errors import SetlabError
 from setlab.find import find_sets, hint, mismatches, third_card
+from setlab.variants import VARIANTS, variant
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -24,6 +41,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_properties(find)
     find.add_argument("--json", action="store_true", help="print one JSON object")
+    find.add_argument("--variant", choices=list(VARIANTS), help="UltraSets, GhostSets, 4Sets or "
+                      "(set, the default) sets of V cards; 4Set cards are digits 0-3")  # fmt: skip
+    find.add_argument("--values", type=int_in(2, 10), default=None, metavar="V",
+                      help="values per property for --variant set (default 3)")  # fmt: skip
     find.set_defaults(run=run_find)
 
     third = commands.add_parser("third", help="the card completing two cards to a set")
@@ -55,6 +76,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_find(args: argparse.Namespace) -> int:
+    if args.variant is not None or args.values is not None:
+        return run_find_variant(args)
     board = read_cards(args)
     if args.hint:
         return _print_hint(board, args)
@@ -154,6 +177,41 @@ def run_words(args: argparse.Namespace) -> int:
         print(f"{prop}:")
         for value, synonyms in values.items():
             print(f"  {value:<9} {', '.join(synonyms)}")
+    return 0
+
+
+def run_find_variant(args: argparse.Namespace) -> int:
+    """``setlab find --variant NAME``: every structure of a variant, on a board of its deck."""
+    kind = variant(args.variant or "set")
+    if args.values is not None and kind.values is not None and args.values != kind.values:
+        raise SetlabError(f"--values: {kind.title} is played with {kind.values} values")
+    values = args.values or kind.values or 3
+    kind.check(args.properties, values)
+    texts = read_card_texts(args)
+    board: list[int] = []
+    for text in texts:
+        card = parse_valued_card(text, args.properties, values)
+        if card in board:
+            raise SetlabError(f"duplicate card '{text.strip()}'")
+        board.append(card)
+    size = kind.size(values)
+    if len(board) < size:
+        raise SetlabError(f"{len(board)} cards: a {kind.title} board needs at least {size}")
+    from setlab.variants import find_structures  # numba: loaded for the variants only
+
+    found = find_structures(board, kind.name, args.properties, values)
+    codes = [valued_code(c, args.properties, values) for c in board]
+    if args.json:
+        digits = [[int(d) for d in valued_digits(c, args.properties, values)] for c in board]
+        print_json({"command": "find", "variant": kind.name, "properties": args.properties,
+                    "values": values, "cards": digits, "codes": codes,
+                    "found": [list(s) for s in found], "count": len(found)})  # fmt: skip
+        return 0
+    noun = kind.title if len(found) == 1 else f"{kind.title}s"
+    print(f"{len(board)} cards, {len(found)} {noun}")
+    for number, group in enumerate(found, 1):
+        print(f"{number:3d}. " + "  +  ".join(
+            valued_name(board[i], args.properties, values) for i in group))  # fmt: skip
     return 0
 
 

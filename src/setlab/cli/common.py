@@ -122,6 +122,11 @@ def add_properties(
 
 def read_cards(args: argparse.Namespace) -> list[Card]:
     """Cards from ``args.cards``, else ``--file``, else standard input, one card per line."""
+    return parse_board(read_card_texts(args), args.properties)
+
+
+def read_card_texts(args: argparse.Namespace) -> list[str]:
+    """The cards as written: ``args.cards``, else ``--file``, else standard input, one a line."""
     texts: list[str] = list(args.cards)
     if not texts:
         if args.file:
@@ -143,7 +148,7 @@ def read_cards(args: argparse.Namespace) -> list[Card]:
         texts = [line for line in texts if line.strip()]
     elif args.file:
         raise SetlabError("give cards either as arguments or with --file, not both")
-    return parse_board(texts, args.properties)
+    return texts
 
 
 def _finite(value: Any) -> Any:

@@ -11,6 +11,7 @@ from setlab.cli.common import add_properties, int_in, output_path, print_json
 from setlab.errors import SetlabError
 from setlab.game import MAX_GAMES, STRATEGIES, Estimate, GameSummary, simulate, summary
 from setlab.game.rng import WORD_MASK
+from setlab.game.variants import MODES, VariantSummary, simulate_variant
 
 __all__ = ["PLOT_FORMATS", "register", "run_simulate", "write_plot"]
 
@@ -45,6 +46,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="draw odds by round and sets on the table (.png/.svg, repeatable)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument("--variant", choices=list(MODES), help="play a variant's games instead "
+                        "(its own deck and deal; see docs/variants.md)")  # fmt: skip
     parser.set_defaults(run=run_simulate)
 
 
@@ -123,6 +126,8 @@ def _report(s: GameSummary) -> str:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    if args.variant is not None:
+        return run_simulate_variant(args)
     paths = [output_path(path, PLOT_FORMATS, "--plot") for path in args.plot]  # before playing
     if len(set(map(Path.resolve, paths))) < len(paths):
         raise SetlabError("--plot: the same file is named twice")
@@ -144,4 +149,58 @@ def run_simulate(args: argparse.Namespace) -> int:
         print_json({"command": "simulate", **stats.as_dict()})
     else:
         print(_report(stats))
+    return 0
+
+
+def _variant_report(s: VariantSummary) -> str:
+    """A variant's summary as the text ``setlab simulate --variant`` prints."""
+    m = MODES[s.mode]
+    noun = {"set": "set", "ultra": "UltraSet", "ghost": "GhostSet", "4set": "4Set"}[m.structure]
+    noun = "set or chain move" if m.chain else noun
+    exact = "" if s.exact_mean is None else f"  (exact {float(s.exact_mean):.4f})"
+    k = m.deal
+    rows = [
+        (f"No {noun} among the first {k} dealt", _odds(s.first_deal_none, 2),
+         _ci(s.first_deal_none.odds(), 2), ""),
+        (f"No {noun} among {k} cards, all of play", _odds(s.deal_none, 2),
+         _ci(s.deal_none.odds(), 2), ""),
+        (f"Mean per board, first {k} dealt", f"{s.first_deal_structures.value:.4f}",
+         _ci(s.first_deal_structures, 4), exact),
+        (f"Mean per board of {k}, all of play", f"{s.structures_per_board.value:.4f}",
+         _ci(s.structures_per_board, 4), ""),
+        ("Game length (taken, mean)", f"{s.game_length.value:.3f}", _ci(s.game_length, 3), ""),
+        ("Cards left at the end (mean)", f"{s.cards_left.value:.3f}", _ci(s.cards_left, 3), ""),
+    ]  # fmt: skip
+    width = max(len(r[0]) for r in rows) + 2
+    lines = [
+        f"{s.games:,} games of {s.mode}: {m.values}^{m.properties} = {m.cards} cards, {k} dealt, "
+        f"seed {s.seed} (95% confidence intervals in brackets; odds X mean X:1 against)",
+        "",
+        *(f"{a:<{width}}{b:>12} {c}{d}" for a, b, c, d in rows),
+        "Cards left at the end: "
+        + ", ".join(
+            f"{c}: {100 * n / s.games:.2f}%" for c, n in sorted(s.cards_left_counts.items())
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def run_simulate_variant(args: argparse.Namespace) -> int:
+    """``setlab simulate --variant NAME``: the mode's games and what players meet."""
+    if args.plot:
+        raise SetlabError("--plot draws the classic game only: leave it out with --variant")
+    m = MODES[args.variant]
+    if args.properties not in (4, m.properties):
+        raise SetlabError(f"-p: {m.name} is played with {m.properties} properties")
+    if args.strategy != "random":
+        raise SetlabError("--strategy: the variants take a structure at random")
+    from tqdm import tqdm
+
+    progress = not (args.no_progress or args.json) and sys.stderr.isatty()
+    with tqdm(total=args.games, unit="game", disable=not progress, unit_scale=True) as bar:
+        stats = simulate_variant(args.variant, args.games, args.seed, progress=bar.update)
+    if args.json:
+        print_json({"command": "simulate", "variant": args.variant, **stats.as_dict()})
+    else:
+        print(_variant_report(stats))
     return 0

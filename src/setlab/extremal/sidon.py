@@ -1,0 +1,197 @@
+"""The largest boards with no UltraSet or no 4Set: Sidon sets in F_3^P and in F_2^(2P).
+
+A collection S holds no UltraSet iff the sums a + b of its pairs of distinct cards are all
+distinct (two pairs with one sum are disjoint, and then a + b = c + d); it holds no 4Set iff the
+XORs of its pairs are distinct. Counting the pairs gives C(|S|, 2) <= 3^P (resp. 4^P - 1). The
+exact value comes from a depth-first search over cards in index order after fixing, by the
+affine group's transitivity, the first cards: {0, 1} and then 2 (on their line) or 3 in F_3^P,
+{0, 1, 2} in F_2^(2P) (any three distinct points of F_2^n are affinely independent).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from setlab.errors import SetlabError
+from setlab.store import Store
+from setlab.variants import count_structures
+from setlab.variants.structures import MAX_TABLE_PROPERTIES, sum_table
+
+__all__ = ["SIDON_VARIANTS", "StructureFree", "largest_structure_free", "pair_count_bound"]
+
+SIDON_VARIANTS = {"ultra": 3, "4set": 4}
+"""The variants whose structure-free boards are Sidon sets, with their values per property."""
+
+PROBLEM = "maxfree"
+"""The store's name for the largest structure-free board of a variant (params: the variant)."""
+
+
+@dataclass(frozen=True)
+class StructureFree:
+    """The largest board of a variant's deck with none of its structures, as far as known.
+
+    ``lower`` is the size of ``witness`` (checked to hold no structure); ``upper`` a proven
+    bound; ``proven`` when they meet because an exhaustive search finished.
+    """
+
+    variant: str
+    properties: int
+    lower: int
+    upper: int
+    witness: list[int]
+    method: str
+
+    @property
+    def proven(self) -> bool:
+        """True when the witness is proven largest."""
+        return self.lower == self.upper
+
+
+def pair_count_bound(variant: str, properties: int) -> int:
+    """The largest s with C(s, 2) <= the number of possible pair sums (3^P, or 4^P - 1).
+
+    Examples
+    --------
+    >>> pair_count_bound("ultra", 4), pair_count_bound("4set", 4)
+    (13, 23)
+    """
+    sums = 3**properties if variant == "ultra" else 4**properties - 1
+    s = math.isqrt(2 * sums) + 2
+    while s * (s - 1) // 2 > sums:
+        s -= 1
+    return s
+
+
+@nb.njit(cache=True)
+def _search(n, xor, plus, fixed, node_limit, best_size, best):  # pragma: no cover - compiled
+    """Largest Sidon set containing ``fixed``, other cards above max(fixed), beating best_size.
+
+    Returns (size, nodes, finished); ``best`` receives the largest set found when it beats
+    ``best_size``.
+    """
+    used = np.zeros(n, dtype=np.bool_)
+    chosen = np.zeros(n, dtype=np.int64)
+    size = 0
+    for i in range(fixed.shape[0]):
+        x = fixed[i]
+        for t in range(size):
+            s = (x ^ chosen[t]) if xor else plus[x, chosen[t]]
+            if used[s]:
+                return best_size, 0, True  # the fixed cards are not Sidon: nothing here
+            used[s] = True
+        chosen[size] = x
+        size += 1
+    if size > best_size:
+        best_size = size
+        best[:size] = chosen[:size]
+    start = fixed.max() + 1 if fixed.shape[0] else 0
+    cands = np.zeros((n + 1, n), dtype=np.int64)
+    ncand = np.zeros(n + 1, dtype=np.int64)
+    cursor = np.zeros(n + 1, dtype=np.int64)
+    for x in range(start, n):
+        ok = True
+        for t in range(size):
+            if used[(x ^ chosen[t]) if xor else plus[x, chosen[t]]]:
+                ok = False
+                break
+        if ok:
+            cands[0, ncand[0]] = x
+            ncand[0] += 1
+    depth = 0
+    nodes = 0
+    while depth >= 0:
+        if cursor[depth] >= ncand[depth] or size + ncand[depth] - cursor[depth] <= best_size:
+            depth -= 1
+            if depth >= 0:  # take back the card chosen at this depth
+                size -= 1
+                x = chosen[size]
+                for t in range(size):
+                    used[(x ^ chosen[t]) if xor else plus[x, chosen[t]]] = False
+                cursor[depth] += 1
+            continue
+        nodes += 1
+        if nodes > node_limit:
+            return best_size, nodes, False
+        x = cands[depth, cursor[depth]]
+        for t in range(size):
+            used[(x ^ chosen[t]) if xor else plus[x, chosen[t]]] = True
+        chosen[size] = x
+        size += 1
+        if size > best_size:
+            best_size = size
+            best[:size] = chosen[:size]
+        count = 0
+        for c in range(cursor[depth] + 1, ncand[depth]):
+            y = cands[depth, c]
+            ok = True
+            for t in range(size):
+                if used[(y ^ chosen[t]) if xor else plus[y, chosen[t]]]:
+                    ok = False
+                    break
+            if ok:
+                cands[depth + 1, count] = y
+                count += 1
+        depth += 1
+        ncand[depth] = count
+        cursor[depth] = 0
+    return best_size, nodes, True
+
+
+def _branches(variant: str, n: int) -> list[list[int]]:
+    if variant == "ultra":
+        return [b for b in ([0, 1, 2], [0, 1, 3]) if max(b) < n] or [[0, 1]]
+    return [[0, 1, 2]] if n >= 4 else [[0, 1]]
+
+
+def largest_structure_free(
+    variant: str, properties: int, node_limit: int = 10**7, store: Store | None = None
+) -> StructureFree:
+    """The largest board with no UltraSet (``"ultra"``) or no 4Set (``"4set"``).
+
+    The search is exhaustive unless it visits more than ``node_limit`` nodes; then the answer
+    keeps the best witness found and the counting bound, unproven. Results go to ``store``.
+
+    Examples
+    --------
+    >>> r = largest_structure_free("ultra", 2)
+    >>> r.lower, r.upper, r.proven
+    (4, 4, True)
+    """
+    if variant not in SIDON_VARIANTS:
+        raise SetlabError(f"the largest structure-free board is computed for "
+                          f"{' and '.join(SIDON_VARIANTS)}, not {variant!r}")  # fmt: skip
+    if variant == "ultra" and not 1 <= properties <= MAX_TABLE_PROPERTIES:
+        raise SetlabError(f"UltraSet-free boards: P from 1 to {MAX_TABLE_PROPERTIES}")
+    if variant == "4set" and not 1 <= properties <= 5:
+        raise SetlabError("4Set-free boards: P from 1 to 5")
+    params = {"variant": variant}
+    if store is not None:
+        stored = store.get(PROBLEM, properties, 0, params)
+        if stored is not None and stored.proven and stored.witness is not None:
+            return StructureFree(variant, properties, stored.value, stored.bound,  # type: ignore[arg-type]
+                                 stored.witness, stored.bound_method or "")  # fmt: skip
+    n = SIDON_VARIANTS[variant] ** properties
+    xor = variant == "4set"
+    plus = np.zeros((1, 1), dtype=np.int32) if xor else sum_table(properties)
+    best = np.zeros(n, dtype=np.int64)
+    best_size, finished, nodes = 0, True, 0
+    for fixed in _branches(variant, n):
+        best_size, used, done = _search(n, xor, plus, np.array(fixed, dtype=np.int64),
+                                        node_limit - nodes, best_size, best)  # fmt: skip
+        nodes += used
+        finished = finished and done
+    witness = sorted(int(c) for c in best[:best_size])
+    if count_structures(witness, variant, properties) != 0:  # re-checked by the finder
+        raise SetlabError("internal error: the search's witness holds a structure")
+    bound = best_size if finished else pair_count_bound(variant, properties)
+    method = "exhaustive search" if finished else "pair-count bound"
+    if store is not None:
+        store.record_witness(PROBLEM, properties, 0, "max", best_size, witness, "Sidon search",
+                             params)  # fmt: skip
+        store.record_bound(PROBLEM, properties, 0, "max", bound,
+                           {"method": method, "nodes": nodes}, method, params)  # fmt: skip
+    return StructureFree(variant, properties, best_size, bound, witness, method)

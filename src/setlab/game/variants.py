@@ -1,0 +1,447 @@
+"""Real games of the variants, by the fork's dealing rule, in plain Python and in numba.
+
+Deal the mode's board size; while the table holds none of the mode's structures, add cards up
+to the next multiple of 3 (10 -> 12 -> 15); take a structure chosen at random, refill its places
+from the deck only up to the board size; the game ends when the deck is empty and no structure
+is left. Set-Chain: after the first set, a set is two table cards completed by a card of the
+previous set (exactly one card of it), and the new set becomes the previous one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+
+import numba as nb
+import numpy as np
+
+from setlab.errors import SetlabError
+from setlab.game.rng import WORD_MASK, GameRandom, draw_below, start_state
+from setlab.game.statistics import Estimate, clustered_ratio, mean_estimate, wilson
+from setlab.variants import count_structures, find_structures, tables, variant
+from setlab.variants.kernels import structures_of_board
+
+__all__ = [
+    "MODES",
+    "Mode",
+    "VariantGame",
+    "VariantSummary",
+    "mode",
+    "play_variant",
+    "simulate_variant",
+    "variant_game_figures",
+]
+
+
+@dataclass(frozen=True)
+class Mode:
+    """A mode of play: its structure (a variant of :mod:`setlab.variants`), deck and deal."""
+
+    name: str
+    structure: str
+    properties: int
+    deal: int
+    chain: bool = False
+
+    @property
+    def values(self) -> int:
+        """Values per property of the deck."""
+        return variant(self.structure).values or 3
+
+    @property
+    def cards(self) -> int:
+        """Cards in the deck, V^P."""
+        return self.values**self.properties
+
+    @property
+    def size(self) -> int:
+        """Cards in one structure."""
+        return variant(self.structure).size(self.values)
+
+
+MODES = {
+    "chain": Mode("chain", "set", 4, 12, chain=True),
+    "junior": Mode("junior", "set", 3, 9),
+    "megaset": Mode("megaset", "set", 5, 16),
+    "ultra": Mode("ultra", "ultra", 4, 12),
+    "ultra9": Mode("ultra9", "ultra", 4, 9),
+    "ghost": Mode("ghost", "ghost", 4, 10),
+    "4set": Mode("4set", "4set", 4, 12),
+    "4set-junior": Mode("4set-junior", "4set", 3, 9),
+}
+"""The modes ``setlab simulate --variant`` plays, with their decks and board sizes."""
+
+
+def mode(name: str) -> Mode:
+    """The mode called ``name`` (a SetlabError for an unknown one).
+
+    Examples
+    --------
+    >>> mode("ghost").deal, mode("4set-junior").cards
+    (10, 64)
+    """
+    if name not in MODES:
+        raise SetlabError(f"unknown mode {name!r}: choose from {', '.join(MODES)}")
+    return MODES[name]
+
+
+def next_size(size: int) -> int:
+    """The table size after adding cards: the next multiple of 3 above ``size``."""
+    return size + 3 - size % 3
+
+
+@dataclass
+class VariantGame:
+    """A finished game: every inspection as (round, table size, structures), the taken cards."""
+
+    inspections: list[tuple[int, int, int]] = field(default_factory=list)
+    taken: list[tuple[int, ...]] = field(default_factory=list)
+    cards_left: int = 0
+
+
+def _chain_moves(table: list[int], previous: list[int], properties: int) -> list[tuple[int, ...]]:
+    """Pairs of table positions completed to a set by a card of ``previous``, in order."""
+    third = tables("set", properties).third
+    return [
+        (i, j)
+        for i in range(len(table))
+        for j in range(i + 1, len(table))
+        if int(third[table[i], table[j]]) in previous
+    ]
+
+
+def play_variant(name: str, seed: int = 0, game: int = 0) -> VariantGame:
+    """Play one game of mode ``name`` by the rules (module docstring); the reference engine.
+
+    The deck is shuffled by ``GameRandom(seed, game)`` and the structure taken is drawn by the
+    same source among those on the table in lexicographic order of positions, as the batch
+    kernel of :func:`simulate_variant` does.
+
+    Examples
+    --------
+    >>> g = play_variant("ultra", seed=3)
+    >>> g.inspections[0][1], 4 * len(g.taken) + g.cards_left
+    (12, 81)
+    """
+    m = mode(name)
+    rng = GameRandom(seed, game)
+    deck = rng.shuffled(m.cards)
+    table, dealt = deck[: m.deal], m.deal
+    previous: list[int] = []
+    record = VariantGame()
+    while True:
+        if m.chain and previous:
+            found = _chain_moves(table, previous, m.properties)
+        else:
+            found = find_structures(table, m.structure, m.properties, m.values)
+        record.inspections.append((len(record.taken), len(table), len(found)))
+        if not found:
+            if dealt == len(deck):
+                record.cards_left = len(table)
+                return record
+            more = next_size(len(table)) - len(table)
+            table = table + deck[dealt : dealt + more]
+            dealt = min(dealt + more, len(deck))
+            continue
+        places = found[rng.below(len(found))]
+        cards = tuple(table[p] for p in places)
+        if m.chain:
+            if previous:
+                third = tables("set", m.properties).third
+                cards = (int(third[cards[0], cards[1]]), *cards)
+            previous = list(cards)
+        record.taken.append(cards)
+        refill = max(0, m.deal - (len(table) - len(places)))
+        for p in places:
+            if refill > 0 and dealt < len(deck):
+                table[p] = deck[dealt]
+                dealt += 1
+                refill -= 1
+            else:
+                table[p] = -1
+        table = [card for card in table if card >= 0]
+
+
+FIGURES = ("taken", "cards_left", "first_count", "deal_tables", "deal_none", "deal_count",
+           "signature")  # fmt: skip
+"""Per-game figures: structures taken, cards left, structures on the first deal, tables at the
+board size seen in play, how many held none, structures on them, and a signature of the cards
+taken (sum over takes t of (t + 1) times the sum of the cards) that ties the two engines."""
+
+
+def variant_game_figures(game: VariantGame, deal: int) -> tuple[int, ...]:
+    """The :data:`FIGURES` of one reference game.
+
+    Examples
+    --------
+    >>> variant_game_figures(play_variant("ultra9", seed=1), 9)[0] > 0
+    True
+    """
+    at_deal = [count for _, size, count in game.inspections if size == deal]
+    signature = sum((t + 1) * sum(cards) for t, cards in enumerate(game.taken))
+    return (
+        len(game.taken),
+        game.cards_left,
+        game.inspections[0][2],
+        len(at_deal),
+        sum(1 for c in at_deal if c == 0),
+        sum(at_deal),
+        signature,
+    )
+
+
+@nb.njit(cache=True)
+def _find(
+    kind, chain, previous, table, size, third, plus, negative, words, values, position, out
+):  # fmt: skip  # pragma: no cover - compiled
+    """Structures on ``table[:size]`` into ``out`` (grown when needed); (count, out)."""
+    if chain and previous[0] >= 0:
+        found = 0
+        for i in range(size):
+            for j in range(i + 1, size):
+                z = third[table[i], table[j]]
+                if z == previous[0] or z == previous[1] or z == previous[2]:
+                    if found >= out.shape[0]:
+                        grown = np.zeros((2 * out.shape[0] + 8, out.shape[1]), dtype=np.int64)
+                        grown[: out.shape[0]] = out
+                        out = grown
+                    out[found, 0] = i
+                    out[found, 1] = j
+                    found += 1
+        return found, out
+    empty = out[:0]
+    found = structures_of_board(kind, table[:size], third, plus, negative, words, values,
+                                position, empty)  # fmt: skip
+    if found > out.shape[0]:
+        out = np.zeros((2 * found, out.shape[1]), dtype=np.int64)
+    structures_of_board(kind, table[:size], third, plus, negative, words, values, position,
+                        out[:found])  # fmt: skip
+    return found, out
+
+
+@nb.njit(parallel=True, cache=True)
+def _play_variant_games(
+    first_game, n_games, seed_word, n_cards, deal, width, kind, chain, third, plus, negative,
+    words, values, n_chunks, figures,
+):  # fmt: skip  # pragma: no cover - compiled
+    """Play games first_game .. first_game + n_games - 1; write their FIGURES into ``figures``."""
+    for chunk in nb.prange(n_chunks):
+        position = np.full(n_cards, -1, dtype=np.int64)
+        out = np.zeros((64, width), dtype=np.int64)
+        order = np.zeros(n_cards, dtype=np.int64)
+        table = np.zeros(n_cards, dtype=np.int64)
+        previous = np.full(3, -1, dtype=np.int64)
+        state = np.zeros(1, dtype=np.uint64)
+        for g in range(chunk, n_games, n_chunks):
+            state[0] = start_state(seed_word, first_game + g)
+            for i in range(n_cards):
+                order[i] = i
+            for i in range(n_cards - 1, 0, -1):
+                j = draw_below(state, i + 1)
+                order[i], order[j] = order[j], order[i]
+            size = min(deal, n_cards)
+            for i in range(size):
+                table[i] = order[i]
+            dealt = size
+            previous[:] = -1
+            taken = 0
+            deal_tables = 0
+            deal_none = 0
+            deal_count = 0
+            first_count = -1
+            signature = 0
+            while True:
+                found, out = _find(kind, chain, previous, table, size, third, plus, negative,
+                                   words, values, position, out)  # fmt: skip
+                if first_count < 0:
+                    first_count = found
+                if size == deal:
+                    deal_tables += 1
+                    deal_count += found
+                    if found == 0:
+                        deal_none += 1
+                if found == 0:
+                    if dealt == n_cards:
+                        break
+                    more = 3 - size % 3
+                    while more > 0 and dealt < n_cards:
+                        table[size] = order[dealt]
+                        size += 1
+                        dealt += 1
+                        more -= 1
+                    continue
+                choice = draw_below(state, found)
+                pair_only = chain and previous[0] >= 0
+                n_places = 2 if pair_only else width
+                card_sum = 0
+                for t in range(n_places):
+                    card_sum += table[out[choice, t]]
+                if chain:
+                    if pair_only:
+                        z = third[table[out[choice, 0]], table[out[choice, 1]]]
+                        card_sum += z
+                        previous[0] = z
+                        previous[1] = table[out[choice, 0]]
+                        previous[2] = table[out[choice, 1]]
+                    else:
+                        for t in range(3):
+                            previous[t] = table[out[choice, t]]
+                signature += (taken + 1) * card_sum
+                taken += 1
+                refill = deal - (size - n_places)
+                for t in range(n_places):
+                    p = out[choice, t]
+                    if refill > 0 and dealt < n_cards:
+                        table[p] = order[dealt]
+                        dealt += 1
+                        refill -= 1
+                    else:
+                        table[p] = -1
+                kept = 0
+                for i in range(size):
+                    if table[i] >= 0:
+                        table[kept] = table[i]
+                        kept += 1
+                size = kept
+            figures[g, 0] = taken
+            figures[g, 1] = size
+            figures[g, 2] = first_count
+            figures[g, 3] = deal_tables
+            figures[g, 4] = deal_none
+            figures[g, 5] = deal_count
+            figures[g, 6] = signature
+
+
+def game_figures(name: str, games: int, seed: int = 0, first_game: int = 0) -> np.ndarray:
+    """The (games, 7) :data:`FIGURES` of games ``first_game ..`` of mode ``name``, in numba.
+
+    Examples
+    --------
+    >>> f = game_figures("junior", 3, seed=2)
+    >>> f[0].tolist() == list(variant_game_figures(play_variant("junior", 2, 0), 9))
+    True
+    """
+    m = mode(name)
+    t = tables(m.structure, m.properties, m.values)
+    third = tables("set", m.properties).third if m.chain else t.third
+    figures = np.zeros((games, len(FIGURES)), dtype=np.int64)
+    if games:
+        chunks = max(1, min(games, 8 * nb.get_num_threads()))
+        _play_variant_games(first_game, games, np.uint64(seed & WORD_MASK), m.cards, m.deal,
+                            m.size, t.kind, m.chain, third, t.plus, t.negative, t.words,
+                            m.values, chunks, figures)  # fmt: skip
+    return figures
+
+
+@cache
+def structures_in_deck(name: str) -> int:
+    """Structures of the mode's kind among all cards of its deck (the kernel over the deck)."""
+    m = mode(name)
+    return count_structures(range(m.cards), m.structure, m.properties, m.values)
+
+
+def exact_mean_structures(name: str, cards: int) -> Fraction | None:
+    """Exact mean number of structures among ``cards`` random cards: C(k,s) T / C(N,s).
+
+    T is the number of structures in the whole deck, counted by the kernel (None for
+    Set-Chain, whose moves depend on the previous set).
+
+    Examples
+    --------
+    >>> exact_mean_structures("junior", 9)  # C(9,3)/(27 - 2)
+    Fraction(84, 25)
+    """
+    m = mode(name)
+    if m.chain:
+        return None
+    return Fraction(math.comb(cards, m.size) * structures_in_deck(name), math.comb(m.cards, m.size))
+
+
+@dataclass(frozen=True)
+class VariantSummary:
+    """What players of a mode meet, with 95% confidence intervals."""
+
+    mode: str
+    games: int
+    seed: int
+    first_deal_none: Estimate
+    deal_none: Estimate
+    first_deal_structures: Estimate
+    structures_per_board: Estimate
+    exact_mean: Fraction | None
+    game_length: Estimate
+    cards_left: Estimate
+    cards_left_counts: dict[int, int]
+
+    def as_dict(self) -> dict:
+        """The summary as JSON-ready values."""
+        m = mode(self.mode)
+        out: dict = {"mode": self.mode, "structure": m.structure, "properties": m.properties,
+                     "values": m.values, "deal": m.deal, "games": self.games,
+                     "seed": self.seed}  # fmt: skip
+        for key in ("first_deal_none", "deal_none", "first_deal_structures",
+                    "structures_per_board", "game_length", "cards_left"):  # fmt: skip
+            e = getattr(self, key)
+            out[key] = {"value": e.value, "ci": e.as_list(), "observations": e.observations}
+        out["exact_mean_structures"] = None if self.exact_mean is None else float(self.exact_mean)
+        out["cards_left_counts"] = {str(k): v for k, v in sorted(self.cards_left_counts.items())}
+        return out
+
+
+def simulate_variant(
+    name: str,
+    games: int,
+    seed: int = 0,
+    batch: int = 20_000,
+    progress: Callable[[int], None] | None = None,
+) -> VariantSummary:
+    """Play ``games`` games of mode ``name`` in numba and summarise them.
+
+    Game g is ``play_variant(name, seed, g)``; ``progress(n)`` is called after each batch.
+
+    Examples
+    --------
+    >>> s = simulate_variant("4set-junior", 200, seed=1)
+    >>> s.games, 0 <= s.first_deal_none.value <= 1
+    (200, True)
+    """
+    m = mode(name)
+    if games < 1:
+        raise SetlabError("play at least one game")
+    sums = np.zeros(len(FIGURES), dtype=np.int64)
+    squares = np.zeros(len(FIGURES), dtype=np.float64)
+    pair = np.zeros(3, dtype=np.float64)  # sum n*y (none), sum y^2 (none), sum n*y (count)
+    count_sq = 0.0
+    first_none = 0
+    left: dict[int, int] = {}
+    for start in range(0, games, batch):
+        f = game_figures(name, min(batch, games - start), seed, start)
+        sums += f.sum(axis=0)
+        squares += (f.astype(np.float64) ** 2).sum(axis=0)
+        n, none, count = (f[:, i].astype(np.float64) for i in (3, 4, 5))
+        pair += [(n * none).sum(), (none * none).sum(), (n * count).sum()]
+        count_sq += (count * count).sum()
+        first_none += int(np.count_nonzero(f[:, 2] == 0))
+        for value, times in zip(*np.unique(f[:, 1], return_counts=True), strict=True):
+            left[int(value)] = left.get(int(value), 0) + int(times)
+        if progress is not None:
+            progress(len(f))
+    n_sum, nn = sums[3], squares[3]
+    none = clustered_ratio(np.array([n_sum, sums[4], nn, pair[1], pair[0]]), games)
+    per_board = clustered_ratio(np.array([n_sum, sums[5], nn, count_sq, pair[2]]), games)
+    return VariantSummary(
+        mode=name,
+        games=games,
+        seed=seed,
+        first_deal_none=wilson(first_none, games),
+        deal_none=none,
+        first_deal_structures=mean_estimate(sums[2], squares[2], games),
+        structures_per_board=per_board,
+        exact_mean=exact_mean_structures(name, m.deal),
+        game_length=mean_estimate(sums[0], squares[0], games),
+        cards_left=mean_estimate(sums[1], squares[1], games),
+        cards_left_counts=left,
+    )

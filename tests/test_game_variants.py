@@ -1,0 +1,101 @@
+"""The variants' games: the numba engine against the plain Python one on fixed seeds, and rules."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from setlab.game.variants import (
+    MODES,
+    exact_mean_structures,
+    game_figures,
+    play_variant,
+    simulate_variant,
+    variant_game_figures,
+)
+from setlab.variants import find_structures
+
+
+@pytest.mark.parametrize("name", sorted(MODES))
+def test_the_batch_engine_plays_the_reference_games(name):
+    deal = MODES[name].deal
+    fast = game_figures(name, 6, seed=11, first_game=3)
+    slow = [variant_game_figures(play_variant(name, 11, g), deal) for g in range(3, 9)]
+    assert fast.tolist() == [list(row) for row in slow]
+
+
+@pytest.mark.parametrize("name", ["ultra", "ghost", "4set-junior", "chain"])
+def test_every_card_is_taken_or_left_and_the_end_holds_nothing(name):
+    m = MODES[name]
+    for g in range(3):
+        game = play_variant(name, 4, g)
+        taken = [c for cards in game.taken for c in cards]
+        if m.chain:  # each chained set reuses one card of the previous set
+            assert len(set(taken)) + game.cards_left == m.cards
+        else:
+            assert len(taken) == len(set(taken))
+            assert len(taken) + game.cards_left == m.cards
+        first_round, size, _ = game.inspections[0]
+        assert first_round == 0 and size == m.deal
+        if not m.chain:  # a table grows past the deal only to multiples of 3
+            assert all(s <= m.deal or s % 3 == 0 for _, s, _ in game.inspections)
+        assert game.inspections[-1][2] == 0
+
+
+def test_taken_structures_are_structures():
+    for name in ("ultra", "ghost", "4set", "megaset"):
+        m = MODES[name]
+        for cards in play_variant(name, 9, 0).taken:
+            found = find_structures(list(cards), m.structure, m.properties, m.values)
+            assert found == [tuple(range(m.size))]
+
+
+def test_chain_sets_share_exactly_one_card_with_the_previous_set():
+    taken = play_variant("chain", 2, 0).taken
+    assert len(taken) > 10
+    for before, after in itertools.pairwise(taken):
+        assert len(set(before) & set(after)) == 1
+        assert find_structures(list(after), "set", 4) == [(0, 1, 2)]
+
+
+def test_exact_means_count_the_deck():
+    assert exact_mean_structures("junior", 9) == Fraction(math.comb(9, 3), 25)
+    # UltraSets in F_3^P: each card is the third of (N - 1)/2 pairs, any two of them disjoint
+    n = 81
+    ultras = n * math.comb((n - 1) // 2, 2)
+    assert exact_mean_structures("ultra", 12) == Fraction(
+        math.comb(12, 4) * ultras, math.comb(n, 4)
+    )
+    # 4Sets: every triple has its own fourth card, C(N,3)/4 in all: C(k,4)/(N - 3) on k cards
+    assert exact_mean_structures("4set", 12) == Fraction(math.comb(12, 4), 256 - 3)
+    assert exact_mean_structures("chain", 12) is None
+
+
+def test_the_summary_agrees_with_the_exact_mean_and_the_games():
+    s = simulate_variant("ultra9", 3000, seed=1, batch=700)
+    e = s.first_deal_structures
+    assert e.low <= float(s.exact_mean) <= e.high
+    figures = game_figures("ultra9", 3000, seed=1)
+    assert s.game_length.value == pytest.approx(figures[:, 0].mean())
+    assert sum(s.cards_left_counts.values()) == 3000
+    assert s.first_deal_none.value == np.count_nonzero(figures[:, 2] == 0) / 3000
+
+
+def test_simulate_variant_command(capsys):
+    from setlab.cli import main
+
+    assert main(["simulate", "--variant", "4set-junior", "--games", "300", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["mode"] == "4set-junior" and got["deal"] == 9 and got["games"] == 300
+    assert got["exact_mean_structures"] == pytest.approx(math.comb(9, 4) / 61)
+    low, high = got["first_deal_none"]["ci"]
+    assert low <= got["first_deal_none"]["value"] <= high
+    for argv in (["-p", "5"], ["--plot", "x.png"], ["--strategy", "first"]):
+        assert main(["simulate", "--variant", "junior", *argv]) == 2
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and err.startswith("error: ")

@@ -1,0 +1,73 @@
+"""Largest boards with no UltraSet / no 4Set: the Sidon search against exhaustive enumeration."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+from setlab.cli import main
+from setlab.extremal.sidon import largest_structure_free, pair_count_bound
+from setlab.store import Store
+from setlab.variants import count_structures_batch
+from variant_oracles import brute_force
+
+
+def largest_free_by_enumeration(name, properties, values):
+    """The largest subset of the deck with no structure, by the brute-force oracle (subsets of
+    a structure-free board are structure-free, so the first size with none ends the walk)."""
+    n = values**properties
+    for size in range(1, n + 1):
+        if all(
+            brute_force(list(s), name, properties) for s in itertools.combinations(range(n), size)
+        ):
+            return size - 1
+    return n
+
+
+@pytest.mark.parametrize(
+    ("name", "properties", "values"),
+    [("ultra", 1, 3), ("ultra", 2, 3), ("4set", 1, 4), ("4set", 2, 4)],
+)
+def test_small_decks_agree_with_enumeration(name, properties, values):
+    result = largest_structure_free(name, properties)
+    assert result.proven
+    assert result.lower == largest_free_by_enumeration(name, properties, values)
+    assert brute_force(result.witness, name, properties) == []
+
+
+def test_any_seven_cards_of_ag33_hold_an_ultraset():
+    result = largest_structure_free("ultra", 3)
+    assert (result.lower, result.proven) == (6, True)
+    sevens = np.array(list(itertools.combinations(range(27), 7)), dtype=np.int64)
+    assert count_structures_batch(sevens, "ultra", 3).min() > 0
+    sixes = np.array(list(itertools.combinations(range(27), 6)), dtype=np.int64)
+    assert count_structures_batch(sixes, "ultra", 3).min() == 0
+
+
+def test_any_ten_cards_hold_an_ultraset():
+    result = largest_structure_free("ultra", 4)
+    assert (result.lower, result.upper, result.proven) == (9, 9, True)
+    assert brute_force(result.witness, "ultra", 4) == []
+    assert result.upper <= pair_count_bound("ultra", 4)
+
+
+def test_unfinished_search_prints_bounds_not_a_value():
+    result = largest_structure_free("4set", 4, node_limit=1000)
+    assert not result.proven and result.upper == pair_count_bound("4set", 4) == 23
+    assert brute_force(result.witness, "4set", 4) == [] and result.lower < result.upper
+
+
+def test_results_are_stored_and_the_command_reads_them(capsys, tmp_path):
+    with Store(tmp_path / "s.sqlite") as store:
+        largest_structure_free("4set", 3, store=store)
+        stored = store.get("maxfree", 3, 0, {"variant": "4set"})
+        assert stored.proven and stored.value == 9
+    assert main(["caps", "--variant", "ultra", "-p", "3", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["variant"] == "ultra" and got["size"] == 6 and got["proven"] is True
+    assert len(got["witness"]) == 6
+    assert main(["caps", "--variant", "ghost", "-p", "3"]) == 2
+    assert main(["caps", "--variant", "ultra", "count"]) == 2
