@@ -9,14 +9,23 @@ in a local pool, or (given a scheduler address) on a Dask distributed cluster.
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import ctypes.util
 import os
 import re
 import signal
+import socket
 import sys
 from collections.abc import Callable, Mapping
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from typing import Any
 
 from tqdm import tqdm
@@ -152,15 +161,16 @@ def connect(address: str, timeout: float = SCHEDULER_TIMEOUT) -> Any:
     """A ``distributed.Client`` of the scheduler at ``address``, made once per process.
 
     Prints the scheduler's dashboard address (when it serves one) on stderr. An unreachable
-    scheduler is a :class:`~setlab.errors.SetlabError` after ``timeout`` seconds, not a hang.
-    Dask is imported here, so a local run never loads it.
+    scheduler is a :class:`~setlab.errors.SetlabError` at once when refused and after ``timeout``
+    seconds when silent, never a hang. Dask is imported here, so a local run never loads it.
 
     Examples
     --------
-    >>> connect("tcp://127.0.0.1:1", timeout=0.5)
-    Traceback (most recent call last):
-    ...
-    setlab.errors.SetlabError: cannot reach the Dask scheduler at tcp://127.0.0.1:1 within 0.5 s
+    >>> try:
+    ...     connect("tcp://127.0.0.1:1")
+    ... except SetlabError as error:
+    ...     print(error)
+    cannot reach the Dask scheduler at tcp://127.0.0.1:1: Connection refused
     """
     address = check_scheduler(address)
     client = _clients.get(address)
@@ -170,12 +180,23 @@ def connect(address: str, timeout: float = SCHEDULER_TIMEOUT) -> Any:
         from distributed import Client
     except ImportError:  # pragma: no cover - distributed is a dependency
         raise SetlabError("running on a Dask cluster needs the 'distributed' package") from None
+    # Ask the address who it is first: a Client that fails half-way leaves a thread that hangs
+    # at exit, and a server that is not Dask's can answer with anything (even a huge frame size).
     try:
-        client = Client(address, timeout=timeout, set_as_default=False)
-    except (OSError, TimeoutError):
-        raise SetlabError(
-            f"cannot reach the Dask scheduler at {address} within {timeout:g} s"
-        ) from None
+        if address.startswith("tcp://"):  # a refused connection fails now, not after timeout
+            host, port = address[len("tcp://") :].rsplit(":", 1)
+            socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+        # in a thread of its own: the caller may be running an event loop (a notebook)
+        with ThreadPoolExecutor(1) as thread:
+            identity = thread.submit(asyncio.run, _identity(address, timeout)).result()
+    except OSError as error:  # refused, unknown host, or no answer in time
+        reason = error.strerror or f"no answer within {timeout:g} s"
+        raise SetlabError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+    except Exception:
+        identity = {}
+    if not isinstance(identity, dict) or identity.get("type") != "Scheduler":
+        raise SetlabError(f"{address} does not answer as a Dask scheduler")
+    client = Client(address, timeout=timeout, set_as_default=False)
     _clients[address] = client
     try:
         link = client.dashboard_link
@@ -184,6 +205,18 @@ def connect(address: str, timeout: float = SCHEDULER_TIMEOUT) -> Any:
     if link:
         print(f"Dask dashboard: {link}", file=sys.stderr)
     return client
+
+
+async def _identity(address: str, timeout: float) -> Any:
+    """The reply of the Dask server at ``address`` to an ``identity`` request."""
+    from distributed.comm import connect as open_comm
+
+    comm = await open_comm(address, timeout=timeout)
+    try:
+        await comm.write({"op": "identity"})
+        return await asyncio.wait_for(comm.read(), timeout)
+    finally:
+        comm.abort()
 
 
 def _run_on_dask(

@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 from decimal import Decimal, localcontext
 
-from setlab.cli.common import add_properties, float_in, int_in, output_path, print_json
+from setlab.cli.common import (
+    add_properties,
+    add_scheduler,
+    float_in,
+    int_in,
+    output_path,
+    print_json,
+    reach_scheduler,
+)
 from setlab.errors import SetlabError
 from setlab.extremal.bigcaps import best_construction, find_set_in, read_cap_file
 from setlab.extremal.caps import (
@@ -42,6 +50,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     caps.add_argument(
         "--graph", metavar="FILE", help="draw the cap's cards and the sets through them (V = 3)"
     )
+    add_scheduler(caps)
     caps.set_defaults(run=run_largest)
     sub = caps.add_subparsers(dest="caps_command", metavar="SUBCOMMAND", parser_class=type(caps))
     quiet = {"argument_default": argparse.SUPPRESS}  # so a subcommand keeps the group's -p/--json
@@ -51,6 +60,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_properties(count, absent=True)
     count.add_argument("--json", action="store_true", help="print one JSON list")
+    add_scheduler(count)
     count.set_defaults(run=run_count)
 
     probability = sub.add_parser(
@@ -76,7 +86,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 OPTIONS = {"properties": 4, "values": 3, "time_limit": None, "json": False, "picture": None,
-           "graph": None}  # fmt: skip
+           "graph": None, "scheduler": None}  # fmt: skip
 """The options of ``setlab caps`` and their defaults; a subcommand takes some of them."""
 
 
@@ -102,8 +112,15 @@ def run_largest(args: argparse.Namespace) -> int:
             if args.values != 3:
                 raise SetlabError("pictures are drawn for three values per property")
             pictures[option] = output_path(picture, (".png", ".svg", ".pdf"), option)
+    scheduler = reach_scheduler(args)
     with Store() as store:
-        result = largest_cap(args.properties, args.values, store=store, time_limit=args.time_limit)
+        result = largest_cap(
+            args.properties,
+            args.values,
+            store=store,
+            time_limit=args.time_limit,
+            scheduler=scheduler,
+        )
     if "--picture" in pictures:
         deck_svg(result.witness, args.properties).save(pictures["--picture"])
     if "--graph" in pictures:
@@ -136,9 +153,10 @@ def run_largest(args: argparse.Namespace) -> int:
 
 
 def run_count(args: argparse.Namespace) -> int:
-    _settle(args, ("properties", "json"))
+    _settle(args, ("properties", "json", "scheduler"))
+    scheduler = reach_scheduler(args)
     with Store() as store:
-        table = count_caps(args.properties, store=store)
+        table = count_caps(args.properties, store=store, scheduler=scheduler)
     if args.json:
         print_json([vars(row) for row in table])
         return 0

@@ -209,6 +209,7 @@ def generate_levels(
     store: Store | None = None,
     workers: int | None = None,
     description: str = "",
+    scheduler: str | None = None,
 ) -> Iterator[Level]:
     """The one isomorph-free generator: levels first + 1, ..., n of classes passing T_k.
 
@@ -221,7 +222,8 @@ def generate_levels(
     parent by parent and card by card (``"found"``, which keeps as representative of each class
     the first child met). With a ``store``, finished tasks are checkpointed under
     :func:`job_name`, which names a level by its thresholds alone: so checkpoints need the whole
-    chain from level 0 in certificate order.
+    chain from level 0 in certificate order. With a ``scheduler`` address (or
+    ``$SETLAB_SCHEDULER``) the tasks run on that Dask cluster (:func:`setlab.executor.run_tasks`).
 
     Examples
     --------
@@ -262,6 +264,7 @@ def generate_levels(
             extend_classes,  # looked up at run time (tests stand in a failing one)
             store,
             workers=pool,
+            scheduler=scheduler,
             description=f"{description or f'{sense} P={properties}'} level {k}",
             summary=lambda done: f"{sum(len(p['classes']) for p in done.values())} children kept",
         )
@@ -328,13 +331,14 @@ def search(
     *,
     workers: int | None = None,
     check_orbits: bool = True,
+    scheduler: str | None = None,
 ) -> SearchResult:
     """All AGL-orbits of ``cards``-card configurations with >= (max) or <= (min) ``threshold`` sets.
 
     Level by level from the empty configuration (:func:`generate_levels`); each level's parents
     are split into tasks run by :func:`setlab.executor.run_tasks` and checkpointed in ``store``,
-    so an interrupted search resumes. Unpruned levels are checked by orbit-stabiliser when
-    ``check_orbits``.
+    so an interrupted search resumes; ``scheduler`` (a Dask scheduler address) runs them on a
+    cluster. Unpruned levels are checked by orbit-stabiliser when ``check_orbits``.
 
     Returns a :class:`SearchResult`. For max, ``best is None`` proves that no configuration has
     ``threshold`` sets; otherwise ``best`` is the maximum (every configuration with at least
@@ -375,6 +379,7 @@ def search(
         store=store,
         workers=workers,
         description=f"{sense}sets P={properties} n={cards}",
+        scheduler=scheduler,
     ):
         level = built.classes
         result.classes.append(len(level))
