@@ -198,12 +198,10 @@ def connect(address: str, timeout: float = SCHEDULER_TIMEOUT) -> Any:
         raise SetlabError(f"{address} does not answer as a Dask scheduler")
     client = Client(address, timeout=timeout, set_as_default=False)
     _clients[address] = client
-    try:
-        link = client.dashboard_link
-    except KeyError:  # a scheduler started with --no-dashboard
-        link = None
-    if link:
-        print(f"Dask dashboard: {link}", file=sys.stderr)
+    dashboard = (identity.get("services") or {}).get("dashboard")
+    if dashboard:  # none when the scheduler runs with --no-dashboard
+        host = address.split("://", 1)[1].rsplit(":", 1)[0]
+        print(f"Dask dashboard: http://{host}:{dashboard}/status", file=sys.stderr)
     return client
 
 
