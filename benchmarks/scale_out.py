@@ -6,7 +6,8 @@ and on a Dask cluster (a ``dask scheduler`` and 1, then 2, ``dask worker`` proce
 on 127.0.0.1). Prints wall time, the overhead ratio against the local run with as many processes,
 bytes sent per task (pickled arguments and results), and peak memory of this process, the pool's
 largest worker and the largest Dask worker. Every cluster is warmed up (compiled kernels loaded)
-by a small search first, as the pool's workers inherit them from this process.
+by a small search first, as the pool's workers inherit them from this process. With
+``--p5-level K`` it times one task of level K of the AG(5,3) cap classes instead.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +51,7 @@ def start_cluster(workers: int, logs: Path) -> tuple[str, list[subprocess.Popen]
     address = f"tcp://127.0.0.1:{free_port()}"
     log = open(logs / f"dask-{workers}.log", "ab")  # noqa: SIM115 - lives with the processes
     scheduler = [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1"]
-    scheduler += ["--port", address.rsplit(":", 1)[1], "--no-dashboard"]
+    scheduler += ["--port", address.rsplit(":", 1)[1], "--dashboard-address", "127.0.0.1:0"]
     processes = [subprocess.Popen(scheduler, stdout=log, stderr=log, env=env)]
     worker = [sys.executable, "-m", "distributed.cli.dask_worker", address, "--host", "127.0.0.1"]
     worker += ["--nthreads", "1", "--no-nanny", "--no-dashboard"]
@@ -97,10 +99,40 @@ def run(cards: int, directory: Path, name: str, **where: Any) -> tuple[float, An
         return time.perf_counter() - started, result
 
 
+def p5_task(level: int) -> None:
+    """Time and memory of one task of level ``level`` of the AG(5,3) cap classes (min, T = 0),
+    the parents chunked as :func:`setlab.extremal.search.generate_levels` chunks them."""
+    thresholds = [0] * level
+    parents: list[list[Any]] = []
+    started = time.perf_counter()
+    for built in search_module.generate_levels(5, "min", thresholds, workers=1):
+        parents = built.classes
+        print(f"P=5 caps level {built.k}: {len(parents):,} classes")
+    print(f"P=5 levels 1..{level - 1} in this process: {time.perf_counter() - started:.1f} s")
+    size = min(500, max(1, -(-len(parents) // 32)))  # as generate_levels: 32 tasks, <= 500 each
+    chunk = parents[:size]
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    tracemalloc.start()
+    started = time.perf_counter()
+    out = extend_classes(5, "min", 0, chunk)
+    seconds = time.perf_counter() - started
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    tasks = -(-len(parents) // size)
+    print(f"P=5 level {level}: {tasks} tasks of {size} parents; one task: {seconds:.2f} s, "
+          f"{len(out['classes']):,} children kept, Python peak {peak / 2**20:.1f} MiB, "
+          f"process peak +{grown / 1024:.0f} MiB, arguments {len(pickle.dumps(chunk)):,} B, "
+          f"result {len(pickle.dumps(out)):,} B")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cards", type=int, default=12, help="n of the P = 4 cap search")
+    parser.add_argument("--p5-level", type=int, metavar="K", help="only time a P = 5 level-K task")
     args = parser.parse_args()
+    if args.p5_level:
+        return p5_task(args.p5_level)
     search(4, 6, "min", 0, workers=1)  # compile the kernels outside the timings
 
     rows: list[tuple[str, float, float | None, float]] = []
