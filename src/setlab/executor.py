@@ -1,20 +1,31 @@
-"""Where tasks run: a process pool with a progress bar and per-task checkpoints.
+"""Where tasks run: a process pool or a Dask cluster, with a progress bar and per-task checkpoints.
 
 A long computation is a *job* split into independent *tasks*, each a picklable top-level function
 applied to JSON-serialisable arguments and returning a JSON-serialisable payload. Finished tasks
 are checkpointed in the results store the moment they finish, so a job interrupted by Ctrl-C or
-SIGKILL and started again loses at most the tasks that were running.
+SIGKILL and started again loses at most the tasks that were running. Tasks run in this process,
+in a local pool, or (given a scheduler address) on a Dask distributed cluster.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import ctypes.util
 import os
+import re
 import signal
+import socket
 import sys
 from collections.abc import Callable, Mapping
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from typing import Any
 
 from tqdm import tqdm
@@ -23,6 +34,10 @@ from setlab.errors import SetlabError
 from setlab.store import Store
 
 __all__ = [
+    "SCHEDULER_TIMEOUT",
+    "check_scheduler",
+    "connect",
+    "default_scheduler",
     "default_workers",
     "process_pool",
     "run_tasks",
@@ -89,6 +104,167 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
     )
 
 
+# -- a Dask cluster -------------------------------------------------------------------------------
+
+SCHEDULER_TIMEOUT = 5.0
+"""Seconds to reach a Dask scheduler before giving up with one line."""
+
+TASK_RETRIES = 2
+"""Times Dask runs a task again after it raised (a worker that dies mid-task is separate: the
+scheduler reruns its tasks elsewhere, up to its ``allowed-failures``)."""
+
+_ADDRESS = re.compile(
+    r"(?:(tcp|tls|ws|wss)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.-]*):(\d+)"
+)
+_clients: dict[str, Any] = {}
+"""One ``distributed.Client`` per scheduler address, reused by every job of this process."""
+
+
+def default_scheduler() -> str | None:
+    """The Dask scheduler address in ``$SETLAB_SCHEDULER``, checked; None when unset or empty.
+
+    Examples
+    --------
+    >>> os.environ["SETLAB_SCHEDULER"] = "127.0.0.1:8786"
+    >>> default_scheduler()
+    'tcp://127.0.0.1:8786'
+    >>> del os.environ["SETLAB_SCHEDULER"]
+    >>> default_scheduler() is None
+    True
+    """
+    text = os.environ.get("SETLAB_SCHEDULER", "").strip()
+    return check_scheduler(text) if text else None
+
+
+def check_scheduler(address: str) -> str:
+    """``address`` as ``PROTOCOL://HOST:PORT`` if it names a Dask scheduler, else refuse.
+
+    The protocol is ``tcp`` (the default when left out), ``tls``, ``ws`` or ``wss``; the host
+    a name or an IP address (IPv6 in brackets); the port 1..65535. Only the syntax is checked.
+
+    Examples
+    --------
+    >>> check_scheduler("tcp://10.0.0.5:8786"), check_scheduler("node7:8786")
+    ('tcp://10.0.0.5:8786', 'tcp://node7:8786')
+    >>> check_scheduler("http://node7")
+    Traceback (most recent call last):
+    ...
+    setlab.errors.SetlabError: not a Dask scheduler address: 'http://node7' (expected tcp://HOST:PORT)
+    """
+    match = _ADDRESS.fullmatch(address.strip())
+    if match is None or not 1 <= int(match[3]) <= 65535:
+        raise SetlabError(f"not a Dask scheduler address: {address!r} (expected tcp://HOST:PORT)")
+    return f"{match[1] or 'tcp'}://{match[2]}:{int(match[3])}"
+
+
+def connect(address: str, timeout: float = SCHEDULER_TIMEOUT) -> Any:
+    """A ``distributed.Client`` of the scheduler at ``address``, made once per process.
+
+    Prints the scheduler's dashboard address (when it serves one) on stderr. An unreachable
+    scheduler is a :class:`~setlab.errors.SetlabError` at once when refused and after ``timeout``
+    seconds when silent, never a hang. Dask is imported here, so a local run never loads it.
+
+    Examples
+    --------
+    >>> try:
+    ...     connect("tcp://127.0.0.1:1")
+    ... except SetlabError as error:
+    ...     print(error)
+    cannot reach the Dask scheduler at tcp://127.0.0.1:1: Connection refused
+    """
+    address = check_scheduler(address)
+    client = _clients.get(address)
+    if client is not None and client.status == "running":
+        return client
+    try:
+        from distributed import Client
+    except ImportError:  # pragma: no cover - distributed is a dependency
+        raise SetlabError("running on a Dask cluster needs the 'distributed' package") from None
+    # Ask the address who it is first: a Client that fails half-way leaves a thread that hangs
+    # at exit, and a server that is not Dask's can answer with anything (even a huge frame size).
+    try:
+        if address.startswith("tcp://"):  # a refused connection fails now, not after timeout
+            host, port = address[len("tcp://") :].rsplit(":", 1)
+            socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+        # in a thread of its own: the caller may be running an event loop (a notebook)
+        with ThreadPoolExecutor(1) as thread:
+            identity = thread.submit(asyncio.run, _identity(address, timeout)).result()
+    except OSError as error:  # refused, unknown host, or no answer in time
+        reason = error.strerror or f"no answer within {timeout:g} s"
+        raise SetlabError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+    except Exception:
+        identity = {}
+    if not isinstance(identity, dict) or identity.get("type") != "Scheduler":
+        raise SetlabError(f"{address} does not answer as a Dask scheduler")
+    client = Client(address, timeout=timeout, set_as_default=False)
+    _clients[address] = client
+    dashboard = (identity.get("services") or {}).get("dashboard")
+    if dashboard:  # none when the scheduler runs with --no-dashboard
+        host = address.split("://", 1)[1].rsplit(":", 1)[0]
+        print(f"Dask dashboard: http://{host}:{dashboard}/status", file=sys.stderr)
+    return client
+
+
+async def _identity(address: str, timeout: float) -> Any:
+    """The reply of the Dask server at ``address`` to an ``identity`` request."""
+    from distributed.comm import connect as open_comm
+
+    comm = await open_comm(address, timeout=timeout)
+    try:
+        await comm.write({"op": "identity"})
+        return await asyncio.wait_for(comm.read(), timeout)
+    finally:
+        comm.abort()
+
+
+def _run_on_dask(
+    address: str,
+    job: str,
+    tasks: Mapping[str, tuple[Any, ...]],
+    todo: list[str],
+    function: Callable[..., Any],
+    finish: Callable[[str, Any], None],
+) -> None:
+    """Submit every task in ``todo`` to the cluster; ``finish`` each result as it arrives.
+
+    A task's Dask key is its job and name, so it is the same from one run to the next; tasks
+    still queued or running when this stops (an error, Ctrl-C) are cancelled on the cluster.
+    """
+    from distributed import as_completed
+
+    client = connect(address)
+    name = getattr(function, "__qualname__", "task")
+    running = {
+        client.submit(
+            function, *tasks[key], key=f"setlab:{name}:{job}:{key}", retries=TASK_RETRIES
+        ): key
+        for key in todo
+    }
+    try:
+        for future in as_completed(list(running), loop=client.loop):
+            key = running.pop(future)
+            try:
+                payload = future.result()
+            except ModuleNotFoundError as error:
+                raise SetlabError(
+                    f"a Dask worker cannot import {error.name}: start the workers in an "
+                    "environment where setlab is installed"
+                ) from None
+            except Exception as error:
+                kind = type(error).__name__
+                if kind in ("KilledWorker", "CancelledError", "FutureCancelledError"):
+                    raise SetlabError(
+                        f"Dask lost task {key} of {job} ({kind}); finished tasks are kept in "
+                        "the store, run the command again to resume"
+                    ) from None
+                raise
+            future.release()
+            finish(key, payload)
+    finally:
+        if running:
+            client.cancel(list(running))
+
+
 def run_tasks(
     job: str,
     tasks: Mapping[str, tuple[Any, ...]],
@@ -99,6 +275,7 @@ def run_tasks(
     description: str | None = None,
     summary: Callable[[dict[str, Any]], str] | None = None,
     executor: Executor | None = None,
+    scheduler: str | None = None,
 ) -> dict[str, Any]:
     """Run ``function(*tasks[key])`` for every key not yet finished; return all payloads by key.
 
@@ -119,6 +296,10 @@ def run_tasks(
         (e.g. classes found).
     executor
         Any ``concurrent.futures`` executor to use instead of a local process pool.
+    scheduler
+        Address of a Dask scheduler (``tcp://HOST:PORT``; default ``$SETLAB_SCHEDULER``, ``""``
+        for none). When there is one, every task goes to its cluster (``workers`` and
+        ``executor`` are not used) and each result is checkpointed as it arrives.
 
     Examples
     --------
@@ -127,7 +308,8 @@ def run_tasks(
     """
     done: dict[str, Any] = store.finished_tasks(job) if store is not None else {}
     todo = [key for key in tasks if key not in done]
-    workers = default_workers() if workers is None else workers
+    address = default_scheduler() if scheduler is None else scheduler and check_scheduler(scheduler)
+    workers = default_workers() if workers is None and not address else workers
     bar = tqdm(
         total=len(tasks),
         initial=len(tasks) - len(todo),
@@ -147,11 +329,14 @@ def run_tasks(
             bar.set_postfix_str(summary(done), refresh=False)
 
     try:
-        if workers == 1 and executor is None:
+        if address:
+            if todo:
+                _run_on_dask(address, job, tasks, todo, function, finish)
+        elif workers == 1 and executor is None:
             for key in todo:
                 finish(key, function(*tasks[key]))
         else:
-            pool = executor or process_pool(workers)
+            pool = executor or process_pool(workers or 1)
             try:
                 running: dict[Future[Any], str] = {
                     pool.submit(function, *tasks[key]): key for key in todo

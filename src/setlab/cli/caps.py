@@ -9,6 +9,7 @@ from decimal import Decimal, localcontext
 from setlab.cards import Card
 from setlab.cli.common import (
     add_properties,
+    add_scheduler,
     extremal_json,
     float_in,
     int_in,
@@ -16,6 +17,7 @@ from setlab.cli.common import (
     print_json,
     provenance,
     provenance_text,
+    reach_scheduler,
 )
 from setlab.errors import SetlabError
 from setlab.extremal.bigcaps import best_construction, find_set_in, read_cap_file
@@ -57,6 +59,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     caps.add_argument("--variant", choices=["set", *SIDON_VARIANTS],
                       help="largest board with no UltraSet or no 4Set (default: set)")  # fmt: skip
+    add_scheduler(caps)
     caps.set_defaults(run=run_largest)
     sub = caps.add_subparsers(dest="caps_command", metavar="SUBCOMMAND", parser_class=type(caps))
     quiet = {"argument_default": argparse.SUPPRESS}  # so a subcommand keeps the group's -p/--json
@@ -66,6 +69,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_properties(count, absent=True)
     count.add_argument("--json", action="store_true", help="print one JSON object")
+    add_scheduler(count)
     count.set_defaults(run=run_count)
 
     probability = sub.add_parser(
@@ -92,7 +96,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 OPTIONS = {"properties": 4, "values": 3, "time_limit": None, "json": False, "picture": None,
-           "graph": None, "variant": None}  # fmt: skip
+           "graph": None, "variant": None, "scheduler": None}  # fmt: skip
 """The options of ``setlab caps`` and their defaults; a subcommand takes some of them."""
 
 
@@ -120,8 +124,15 @@ def run_largest(args: argparse.Namespace) -> int:
             if args.values != 3:
                 raise SetlabError("pictures are drawn for three values per property")
             pictures[option] = output_path(picture, (".png", ".svg", ".pdf"), option)
+    scheduler = reach_scheduler(args)
     with Store() as store:
-        result = largest_cap(args.properties, args.values, store=store, time_limit=args.time_limit)
+        result = largest_cap(
+            args.properties,
+            args.values,
+            store=store,
+            time_limit=args.time_limit,
+            scheduler=scheduler,
+        )
     if "--picture" in pictures:
         deck_svg(result.witness, args.properties).save(pictures["--picture"])
     if "--graph" in pictures:
@@ -170,11 +181,12 @@ def _counted(store: Store, properties: int) -> tuple[bool, float | None]:
 
 
 def run_count(args: argparse.Namespace) -> int:
-    _settle(args, ("properties", "json"))
+    _settle(args, ("properties", "json", "scheduler"))
+    scheduler = reach_scheduler(args)
     with Store() as store:
         read, when = _counted(store, args.properties)
         started = time.perf_counter()
-        table = count_caps(args.properties, store=store)
+        table = count_caps(args.properties, store=store, scheduler=scheduler)
     origin = provenance(read, when, None if read else time.perf_counter() - started)
     if args.json:
         print_json(

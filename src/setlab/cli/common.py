@@ -17,6 +17,7 @@ from typing import Any
 
 from setlab.cards import Card, parse_board
 from setlab.errors import SetlabError
+from setlab.executor import check_scheduler, connect, default_scheduler
 
 
 def float_in(low: float, high: float, *, open_low: bool = False) -> Callable[[str], float]:
@@ -118,6 +119,47 @@ def add_properties(
         metavar="P",
         help=f"number of properties (default {default})",
     )
+
+
+def scheduler_address(text: str) -> str:
+    """An argparse ``type=``: a Dask scheduler address, ``tcp://HOST:PORT`` (syntax only).
+
+    Examples
+    --------
+    >>> scheduler_address("tcp://127.0.0.1:8786")
+    'tcp://127.0.0.1:8786'
+    >>> scheduler_address("8786")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: not a Dask scheduler address: '8786' (expected tcp://HOST:PORT)
+    """
+    try:
+        return check_scheduler(text)
+    except SetlabError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_scheduler(parser: argparse.ArgumentParser, **options: Any) -> None:
+    """The ``--scheduler ADDRESS`` option: run the command's search tasks on a Dask cluster."""
+    parser.add_argument(
+        "--scheduler",
+        type=scheduler_address,
+        metavar="ADDRESS",
+        help="run the search's tasks on the Dask cluster of this scheduler, tcp://HOST:PORT "
+        "(default $SETLAB_SCHEDULER; none: this machine)",
+        **options,
+    )
+
+
+def reach_scheduler(args: argparse.Namespace) -> str | None:
+    """The scheduler of ``--scheduler`` (else ``$SETLAB_SCHEDULER``), connected before any work.
+
+    An unreachable one is a one-line error within a few seconds; None means run locally.
+    """
+    address = getattr(args, "scheduler", None) or default_scheduler()
+    if address is not None:
+        connect(address)
+    return address
 
 
 def read_cards(args: argparse.Namespace) -> list[Card]:

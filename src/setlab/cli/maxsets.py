@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from setlab.cards import Card
 from setlab.certificates import verify_store
 from setlab.cli.common import (
     add_properties,
+    add_scheduler,
     extremal_json,
     int_in,
     print_json,
     provenance,
     provenance_text,
+    reach_scheduler,
 )
 from setlab.errors import SetlabError
 from setlab.store import PROBLEMS, Sense, Store, default_store_path, interval_text
@@ -60,6 +65,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
         _add_store(parser)
+        add_scheduler(parser)
         parser.set_defaults(run=run_extremes, sense=sense)
 
     verify = commands.add_parser(
@@ -72,6 +78,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     verify.add_argument("--rerun", action="store_true", help="repeat searches and walks")
     verify.add_argument("--json", action="store_true", help="print one JSON object")
     _add_store(verify)
+    add_scheduler(verify)
     verify.set_defaults(run=run_verify)
 
 
@@ -86,6 +93,7 @@ def _solver(args: argparse.Namespace, store: Store) -> Solver:
         store,
         search_cards=args.search_up_to,
         min_search_cards=args.min_search_up_to,
+        scheduler=reach_scheduler(args),
     )
 
 
@@ -182,8 +190,27 @@ def _print_table(solver: Solver, as_json: bool, command: str) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def _scheduler_environment(address: str | None) -> Iterator[None]:
+    """``$SETLAB_SCHEDULER`` set to ``address`` for the duration (the searches that
+    :func:`verify_store` repeats read it in the executor), then restored."""
+    before = os.environ.get("SETLAB_SCHEDULER")
+    if address is not None:
+        os.environ["SETLAB_SCHEDULER"] = address
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("SETLAB_SCHEDULER", None)
+        else:
+            os.environ["SETLAB_SCHEDULER"] = before
+
+
 def run_verify(args: argparse.Namespace) -> int:
-    with Store(args.store) as store:
+    if args.scheduler is not None and not args.rerun:
+        raise SetlabError("--scheduler runs the searches that --rerun repeats: give both")
+    address = reach_scheduler(args) if args.rerun else None
+    with Store(args.store) as store, _scheduler_environment(address):
         checks = verify_store(store, args.properties, rerun=args.rerun)
     failed = [c for c in checks if not c.ok]
     if args.json:

@@ -209,6 +209,9 @@ class Solver:
         seed 0) for a better witness where a minimum stays open (0: none).
     workers
         Process pool size for the search (default: all cores).
+    scheduler
+        Address of a Dask scheduler whose cluster runs the search's tasks (default
+        ``$SETLAB_SCHEDULER``; see :func:`setlab.executor.run_tasks`).
 
     Examples
     --------
@@ -230,6 +233,7 @@ class Solver:
         use_bounds: bool = True,
         anneal_restarts: int = DEFAULT_ANNEAL_RESTARTS,
         workers: int | None = None,
+        scheduler: str | None = None,
     ) -> None:
         check_properties(properties)
         self.properties = properties
@@ -246,6 +250,7 @@ class Solver:
         self.use_bounds = use_bounds
         self.anneal_restarts = anneal_restarts
         self.workers = workers
+        self.scheduler = scheduler
         self.seconds: dict[tuple[Sense, int], float] = {}
         self._cap: list[int] | None = None
         self._jobs: set[str] = set()
@@ -489,7 +494,7 @@ class Solver:
 
     def _sub_table(self, properties: int) -> None:
         """Solve and store every M(n), m(n) of AG(``properties``,3), with a progress bar."""
-        Solver(properties, self.store, workers=self.workers).table(
+        Solver(properties, self.store, workers=self.workers, scheduler=self.scheduler).table(
             f"AG({properties},3) first (AG({self.properties},3) rests on it)"
         )
 
@@ -554,7 +559,15 @@ class Solver:
         """Run the pruned search for ``threshold`` and record what it proves and finds: every
         orbit passing the threshold is found, so the extreme one found is exact, and finding
         none proves the bound one step back."""
-        result = search(self.properties, cards, sense, threshold, self.store, workers=self.workers)
+        result = search(
+            self.properties,
+            cards,
+            sense,
+            threshold,
+            self.store,
+            workers=self.workers,
+            scheduler=self.scheduler,
+        )
         self._jobs.update(
             job_name(self.properties, sense, result.thresholds, k) for k in range(1, cards + 1)
         )

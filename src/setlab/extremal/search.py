@@ -212,6 +212,7 @@ def run_level(
     store: Store | None = None,
     workers: int | None = None,
     executor: Executor | None = None,
+    scheduler: str | None = None,
     description: str = "",
     summary: Callable[[dict[str, Any]], str] | None = None,
 ) -> list[dict[str, Any]]:
@@ -223,7 +224,8 @@ def run_level(
     :func:`setlab.extremal.caps.generate`). A task is named by the range of parents it extends,
     ``"0000000-0000064"``, and the ranges depend on the level and ``size`` alone, never on the
     number of workers: a generation checkpointed under ``job`` and resumed with another pool
-    size finds each finished task under the same name, for the same work.
+    size (or on a Dask cluster, ``scheduler``; see :func:`setlab.executor.run_tasks`) finds each
+    finished task under the same name, for the same work.
 
     Examples
     --------
@@ -242,6 +244,7 @@ def run_level(
         store,
         workers=workers,
         executor=executor,
+        scheduler=scheduler,
         description=description,
         summary=summary,
     )
@@ -259,6 +262,7 @@ def generate_levels(
     store: Store | None = None,
     workers: int | None = None,
     description: str = "",
+    scheduler: str | None = None,
 ) -> Iterator[Level]:
     """The one isomorph-free generator: levels first + 1, ..., n of classes passing T_k.
 
@@ -271,7 +275,8 @@ def generate_levels(
     parent by parent and card by card (``"found"``, which keeps as representative of each class
     the first child met). With a ``store``, finished tasks are checkpointed under
     :func:`job_name`, which names a level by its thresholds alone: so checkpoints need the whole
-    chain from level 0 in certificate order.
+    chain from level 0 in certificate order. With a ``scheduler`` address (or
+    ``$SETLAB_SCHEDULER``) the tasks run on that Dask cluster (:func:`setlab.executor.run_tasks`).
 
     Examples
     --------
@@ -302,6 +307,7 @@ def generate_levels(
             min(500, max(1, math.ceil(len(level) / _CHUNKS_PER_LEVEL))),
             store=store,
             workers=pool,
+            scheduler=scheduler,
             description=f"{description or f'{sense} P={properties}'} level {k}",
             summary=lambda done: f"{sum(len(p['classes']) for p in done.values())} children kept",
         )
@@ -368,13 +374,14 @@ def search(
     *,
     workers: int | None = None,
     check_orbits: bool = True,
+    scheduler: str | None = None,
 ) -> SearchResult:
     """All AGL-orbits of ``cards``-card configurations with >= (max) or <= (min) ``threshold`` sets.
 
     Level by level from the empty configuration (:func:`generate_levels`); each level's parents
     are split into tasks run by :func:`setlab.executor.run_tasks` and checkpointed in ``store``,
-    so an interrupted search resumes. Unpruned levels are checked by orbit-stabiliser when
-    ``check_orbits``.
+    so an interrupted search resumes; ``scheduler`` (a Dask scheduler address) runs them on a
+    cluster. Unpruned levels are checked by orbit-stabiliser when ``check_orbits``.
 
     Returns a :class:`SearchResult`. For max, ``best is None`` proves that no configuration has
     ``threshold`` sets; otherwise ``best`` is the maximum (every configuration with at least
@@ -415,6 +422,7 @@ def search(
         store=store,
         workers=workers,
         description=f"{sense}sets P={properties} n={cards}",
+        scheduler=scheduler,
     ):
         level = built.classes
         result.classes.append(len(level))

@@ -46,12 +46,17 @@ class CapCount:
 
 
 def count_caps(
-    properties: int, *, store: Store | None = None, workers: int | None = None
+    properties: int,
+    *,
+    store: Store | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
 ) -> list[CapCount]:
     """Number of k-caps of AG(P,3) for every k (P <= 4): labelled, classes, complete.
 
     With a ``store`` the finished table is kept there (job :data:`COUNT_TABLE_JOB`) and read back
-    at once; without one (and default workers) it is computed once per process. Labelled
+    at once; without one (and default workers, no ``scheduler``: the address of a Dask cluster to
+    run the generation on) it is computed once per process. Labelled
     counts are sums of orbit sizes |AGL(P,3)| / |Aut(S)| over the class representatives,
     cross-checked level by level against the double count (k + 1) caps(k + 1) = sum over k-caps S
     of the number of cards that extend S.
@@ -64,21 +69,23 @@ def count_caps(
     check_properties(properties)
     if properties > 4:
         raise SetlabError("cap counts are computed for P <= 4 (AG(5,3) has too many classes)")
-    if store is None and workers is None:
+    if store is None and workers is None and scheduler is None:
         return list(_cached_counts(properties))
-    return list(_count_caps(properties, store, workers))
+    return list(_count_caps(properties, store, workers, scheduler))
 
 
 COUNT_TABLE_JOB = "caps-count-table"
 """Checkpoint job holding the finished count table of each P (task key ``P4``...)."""
 
 
-def _count_caps(properties: int, store: Store | None, workers: int | None) -> tuple[CapCount, ...]:
+def _count_caps(
+    properties: int, store: Store | None, workers: int | None, scheduler: str | None = None
+) -> tuple[CapCount, ...]:
     if store is not None:
         saved = store.finished_tasks(COUNT_TABLE_JOB).get(f"P{properties}")
         if saved is not None:
             return tuple(CapCount(**row) for row in saved)
-    run = generate(properties, store=store, workers=workers)
+    run = generate(properties, store=store, workers=workers, scheduler=scheduler)
     levels = run.levels
     for below, above in itertools.pairwise(levels):
         if below["extensions"] != above["k"] * above["caps"]:

@@ -190,6 +190,7 @@ def generate(
     time_limit: float | None = None,
     max_classes: int = 200_000,
     slice_bound: int | None = None,
+    scheduler: str | None = None,
 ) -> Generation:
     """Generate the caps of a deck level by level, one per class, checkpointed in ``store``.
 
@@ -200,7 +201,8 @@ def generate(
     except in a run with a ``time_limit``, which is not resumable. ``slice_bound`` is the most
     cards a cap may have in one slice (a copy of the deck with P - 1 properties), used with a
     ``target`` to prune; :func:`setlab.extremal.caps.largest.largest_cap` passes the proven
-    largest cap of that smaller deck, and without one only the slice's size bounds it.
+    largest cap of that smaller deck, and without one only the slice's size bounds it. With a
+    ``scheduler`` address (default ``$SETLAB_SCHEDULER``) the tasks run on that Dask cluster.
 
     Examples
     --------
@@ -243,6 +245,7 @@ def generate(
                 store=store if deadline is None else None,
                 workers=workers if parallel else 1,
                 executor=pool if parallel else None,
+                scheduler=scheduler,
                 description=f"caps of {k} cards",
             )
             if any(r["timed_out"] for r in results):

@@ -69,6 +69,7 @@ def largest_cap(
     workers: int | None = None,
     time_limit: float | None = None,
     start: Sequence[int] | None = None,
+    scheduler: str | None = None,
 ) -> LargestCap:
     """Largest cap of the deck with P properties of V values, proven by exhaustive generation.
 
@@ -78,7 +79,8 @@ def largest_cap(
     The proof record lists, per level, the classes expanded and pruned. With a ``time_limit``
     that runs out the best witness is returned with ``proven=False``. For AG(P,3) with P >= 6,
     and P = 5 unless a ``time_limit`` asks for a search, the construction is returned unproven.
-    A proven result already in ``store`` is returned as stored.
+    A proven result already in ``store`` is returned as stored. ``scheduler``: a Dask cluster
+    for the generation's tasks (:func:`generate`).
 
     Examples
     --------
@@ -119,6 +121,7 @@ def largest_cap(
         store=store,
         workers=workers,
         time_limit=time_limit,
+        scheduler=scheduler,
         slice_bound=1 if properties == 1 else largest_cap_size_bound(properties - 1, values),
     )
     if len(run.largest) > len(witness):
