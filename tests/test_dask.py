@@ -158,12 +158,17 @@ def test_search_on_dask_equals_the_local_search_level_by_level(
 
 
 def _rows(path: Path, job: str) -> dict[str, int]:
-    """Task -> SQLite rowid of its checkpoint (a task finished again gets a new row)."""
+    """"job/task" -> SQLite rowid of its checkpoint, for ``job`` and the jobs under it
+    ("job/level7"); a task finished again gets a new row."""
     if not path.exists():
         return {}
     with contextlib.closing(sqlite3.connect(path)) as db:
         try:
-            return dict(db.execute("SELECT task, rowid FROM checkpoints WHERE job=?", (job,)))
+            rows = db.execute(
+                "SELECT job, task, rowid FROM checkpoints WHERE job=? OR job LIKE ?",
+                (job, f"{job}/%"),
+            )
+            return {f"{j}/{task}": rowid for j, task, rowid in rows}
         except sqlite3.OperationalError:  # the store is still being created
             return {}
 
@@ -222,7 +227,7 @@ def test_a_killed_client_resumes_without_redoing_finished_tasks(cluster, local_c
     try:
         deadline = time.monotonic() + 300
         while first.poll() is None and time.monotonic() < deadline:
-            if any(k.startswith("k12.") for k in _rows(path, job)):
+            if any(k.startswith(f"{job}/level12/") for k in _rows(path, job)):
                 break
             time.sleep(0.05)
     finally:
@@ -235,7 +240,7 @@ def test_a_killed_client_resumes_without_redoing_finished_tasks(cluster, local_c
 
     again = subprocess.run(command, env=env, capture_output=True, timeout=600)
     assert again.returncode == 0, again.stderr.decode()
-    table = json.loads(again.stdout)
+    table = json.loads(again.stdout)["rows"]
     after = _rows(path, job)
     # the finished tasks kept their rows: none was run again; every other task ran once
     assert {task: after[task] for task in before} == before
