@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from setlab.extremal.farkas import farkas_certificate
+from setlab.extremal.farkas import farkas_certificate, record_certificate
 from setlab.extremal.maxsets import Solver
 from setlab.find import count_sets
 from setlab.geometry import parallel_classes
@@ -62,17 +62,15 @@ def minimum3(n: int) -> int:
 
 @pytest.fixture(scope="module")
 def p4_program_values():
-    """The P = 4 maxima that the solver proves by the slice programs (no searches), with the
-    M_3 values it used, read back from the store."""
+    """The P = 4 maxima that the solver proves by the slice programs (no searches), with their
+    proof records and the M_3 values held as proven, read back from the store."""
     store = Store(":memory:")
     solver = Solver(4, store, search_cards=0, min_search_cards=0, workers=1, anneal_restarts=0)
     values = {}
     for n in (31, 39, 47):
         value = solver.max(n)
         assert value.proven and value.method == "bounds"
-        record = store.get("maxsets", 4, n).proof["record"]
-        assert record["method"] == "slice-ilp"
-        values[n] = (value.value, {int(k): v for k, v in record["known_max"].items()})
+        values[n] = (value.value, store.get("maxsets", 4, n).proof["record"])
     yield values, {(3, k, "max"): v for k, v in solver.known_max(3).items()}
     store.close()
 
@@ -88,13 +86,15 @@ def test_every_p3_value_has_a_checked_certificate_from_ag23_brute_force():
 
 def test_p4_values_the_solver_proves_by_programs(p4_program_values):
     values, cited = p4_program_values
-    for n, (value, known_max) in values.items():
-        certificate = farkas_certificate(4, n, "max", value, known_max)
+    for n, (value, record) in values.items():
+        assert record["method"] == "slice-ilp" and record["claim"] == f"max <= {value}"
+        certificate = record_certificate(record)
         assert certificate["kind"] == "farkas"
         assert all(cited[(q, k, s)] == v for q, k, s, v in certificate["cites"])
         assert checker.check_farkas(4, n, "max", value, certificate, cited) == []
         # one less is false (the solver holds a witness), so nothing may certify it
         assert checker.check_farkas(4, n, "max", value - 1, certificate, cited) != []
+        known_max = {int(k): v for k, v in record["known_max"].items()}
         assert farkas_certificate(4, n, "max", value - 1, known_max) is None
 
 

@@ -20,7 +20,13 @@ from setlab.errors import SetlabError
 from setlab.extremal.bounds import SliceProgram, slice_minima, slice_program
 from setlab.extremal.identities import degree_bound
 
-__all__ = ["FARKAS_NODES", "farkas_certificate", "program_range", "row_names"]
+__all__ = [
+    "FARKAS_NODES",
+    "farkas_certificate",
+    "program_range",
+    "record_certificate",
+    "row_names",
+]
 
 FARKAS_NODES = 200
 """Most nodes of a branching certificate before the producer gives up (returns None)."""
@@ -283,3 +289,27 @@ def farkas_certificate(
     if tree is None:
         return None
     return {**tree, **head}
+
+
+def record_certificate(record: dict[str, Any], nodes: int = FARKAS_NODES) -> dict[str, Any] | None:
+    """The certificate of a proof record of :func:`~setlab.extremal.bounds.prove_max_bound` or
+    :func:`~setlab.extremal.bounds.prove_min_bound` ("counting" or "slice-ilp"), for the value
+    its claim states and with the slice bounds it assumed; None for other methods.
+
+    Examples
+    --------
+    >>> from setlab.extremal.bounds import prove_max_bound
+    >>> record = prove_max_bound(4, 10, 13, {9: 12})
+    >>> record_certificate(record)["kind"], record_certificate({"method": "near-cap"})
+    ('farkas', None)
+    """
+    if record.get("method") not in ("counting", "slice-ilp"):
+        return None
+    known_max = {int(k): int(v) for k, v in record["known_max"].items()}
+    known_min = {int(k): int(v) for k, v in record["known_min"].items()}
+    properties, cards = int(record["properties"]), int(record["cards"])
+    if str(record["claim"]).startswith("max"):
+        sense, bound = "max", int(record["low"]) - 1
+    else:
+        sense, bound = "min", int(record["high"]) + 1
+    return farkas_certificate(properties, cards, sense, bound, known_max, known_min, nodes)
