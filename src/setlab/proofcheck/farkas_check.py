@@ -50,6 +50,7 @@ the value given as proven.
 from __future__ import annotations
 
 from fractions import Fraction
+from numbers import Integral
 
 __all__ = ["check_farkas", "program"]
 
@@ -151,7 +152,9 @@ def _tree(bounds: dict, rows: dict, node: dict, depth: int = 0) -> list[str]:
     kind = node.get("kind")
     if kind == "farkas":
         return _leaf(bounds, rows, node.get("multipliers", {}))
-    if kind == "branch" and depth < 64:
+    if kind == "branch" and depth >= 64:
+        return ["a branching tree deeper than 64"]
+    if kind == "branch":
         v, k = node["variable"], int(node["at"])
         if v not in bounds:
             return [f"branch on unknown variable {v}"]
@@ -176,16 +179,25 @@ def check_farkas(
     >>> check_farkas(4, 10, "max", 11, certificate, {})[0][:35]
     'max(4,10) = 11: no contradiction: t'
     """
-    p, n = int(properties), int(cards)
-    name = f"{sense}({p},{n}) = {bound}"
-    if not (p >= 1 and 0 <= n <= 3**p and sense in ("max", "min")):
+    name = f"{sense}({properties},{cards}) = {bound}"
+    if not all(isinstance(v, Integral) for v in (properties, cards, bound)):
+        return [f"{name}: P, n and the value must be integers"]
+    properties, cards, bound = int(properties), int(cards), int(bound)
+    if not (properties >= 1 and 0 <= cards <= 3**properties and sense in ("max", "min")):
         return [f"{name}: no such value"]
+    try:
+        return _check(properties, cards, sense, bound, certificate, cited, name)
+    except (AttributeError, KeyError, TypeError, ValueError, ZeroDivisionError) as error:
+        return [f"{name}: malformed certificate ({type(error).__name__}: {error})"]
+
+
+def _check(p: int, n: int, sense: str, bound: int, certificate: dict, cited: dict, name: str):
     if sense == "max":
         low, high = bound + 1, _degree_bound(p, n)
     else:
         low, high = 0, bound - 1
     most, least, errors = {}, {}, []
-    for q, k, kind, value in certificate.get("cites", []) if isinstance(certificate, dict) else []:
+    for q, k, kind, value in certificate.get("cites", []):
         if (q, kind) != (p - 1, "max") and (q, kind) != (p - 1, "min"):
             errors.append(f"{name}: cites {kind}({q},{k}), not a value of AG({p - 1},3)")
         elif cited.get((q, k, kind)) != value:
@@ -198,7 +210,4 @@ def check_farkas(
     if low > high:
         return errors
     bounds, rows = program(p, n, low, high, most, least)
-    try:
-        return errors + [f"{name}: {e}" for e in _tree(bounds, rows, certificate)]
-    except (KeyError, TypeError, ValueError, ZeroDivisionError) as error:
-        return [*errors, f"{name}: malformed certificate ({type(error).__name__}: {error})"]
+    return errors + [f"{name}: {e}" for e in _tree(bounds, rows, certificate)]
