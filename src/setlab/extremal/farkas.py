@@ -1,0 +1,315 @@
+"""Exact Farkas certificates for the counting-identity programs of :mod:`setlab.extremal.bounds`.
+
+A program {A x >= b (rows of each sense), l <= x <= u} has no real point iff some multipliers y
+(>= 0 on >= rows, <= 0 on <= rows, free on = rows) make the largest value of (y^T A) x over the
+box smaller than y^T b (Farkas' lemma). HiGHS finds such y in floating point; they are rounded to
+fractions and checked exactly. Where only the integer program is infeasible, a branching tree over
+integer variables carries one such certificate per leaf.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from scipy.optimize import linprog
+
+from setlab.cards import deck_size
+from setlab.errors import SetlabError
+from setlab.extremal.bounds import SliceProgram, slice_minima, slice_program
+from setlab.extremal.identities import degree_bound
+
+__all__ = [
+    "FARKAS_NODES",
+    "farkas_certificate",
+    "program_range",
+    "record_certificate",
+    "row_names",
+]
+
+FARKAS_NODES = 200
+"""Most nodes of a branching certificate before the producer gives up (returns None)."""
+
+_DENOMINATORS = (10**4, 10**6, 10**9, 10**12)
+
+
+def program_range(properties: int, cards: int, sense: str, bound: int) -> tuple[int, int]:
+    """The range of L a certificate refutes: [bound+1, degree bound] (max), [0, bound-1] (min).
+
+    Examples
+    --------
+    >>> program_range(4, 12, "max", 14), program_range(4, 21, "min", 3)
+    ((15, 20), (0, 2))
+    """
+    if sense == "max":
+        return bound + 1, degree_bound(properties, cards)
+    if sense == "min":
+        return 0, bound - 1
+    raise SetlabError(f"sense must be 'max' or 'min', got {sense!r}")
+
+
+def row_names(program: SliceProgram) -> list[str]:
+    """Names of the rows of a :func:`~setlab.extremal.bounds.slice_program`, as the standalone
+    checker names them: count, square, cube, inside_high, inside_low, across_high, across_low,
+    then occurs_/cap_/floor_ followed by the type a_b_c of the switch they involve.
+
+    Examples
+    --------
+    >>> row_names(slice_program(4, 12, 14, 20, {}))[:3]
+    ['count', 'square', 'cube']
+    """
+    names = ["count", "square", "cube", "inside_high", "inside_low", "across_high", "across_low"]
+    for coefficients, low, _ in program.rows[len(names) :]:
+        switch = next(i for i, _ in coefficients if program.variables[i][0].startswith("y_"))
+        tag = program.variables[switch][0][2:]
+        first = program.variables[coefficients[0][0]][0]
+        kind = "occurs" if first.startswith("x_") else ("cap" if low is None else "floor")
+        names.append(f"{kind}_{tag}")
+    return names
+
+
+def _sense(low: int | None, high: int | None) -> str:
+    return "=" if low == high else (">=" if high is None else "<=")
+
+
+def _exact_gap(
+    program: SliceProgram, box: list[tuple[int, int]], y: dict[int, Fraction]
+) -> Fraction | None:
+    """y^T b minus the most (y^T A) x reaches over the box (> 0: a certificate), None if a sign
+    is wrong."""
+    total: dict[int, Fraction] = {}
+    rhs = Fraction(0)
+    for r, value in y.items():
+        coefficients, low, high = program.rows[r]
+        sense = _sense(low, high)
+        if (sense == ">=" and value < 0) or (sense == "<=" and value > 0):
+            return None
+        for i, a in coefficients:
+            total[i] = total.get(i, Fraction(0)) + value * a
+        rhs += value * (high if sense == "<=" else low)
+    most = sum((a * (box[i][1] if a > 0 else box[i][0]) for i, a in total.items()), Fraction(0))
+    return rhs - most
+
+
+def _farkas_float(program: SliceProgram, box: list[tuple[int, int]]) -> np.ndarray | None:
+    """Float multipliers y with gap >= 1 (an LP over y and the bound multipliers), or None."""
+    rows, width = len(program.rows), len(program.variables)
+    matrix = np.zeros((rows, width))
+    rhs = np.zeros(rows)
+    senses = []
+    for r, (coefficients, low, high) in enumerate(program.rows):
+        for i, a in coefficients:
+            matrix[r, i] = a
+        senses.append(_sense(low, high))
+        rhs[r] = high if senses[-1] == "<=" else low
+    # columns: y+ (rows), y- (rows), z_up (width), z_low (width); y = y+ - y-
+    lower = np.array([lo for lo, _ in box], dtype=float)
+    upper = np.array([hi for _, hi in box], dtype=float)
+    equal = np.hstack([matrix.T, -matrix.T, -np.eye(width), np.eye(width)])
+    gap = np.concatenate([-rhs, rhs, upper, -lower])[None, :]  # -(b^T y - u z_up + l z_low) <= -1
+    y_bounds = [(0, 0 if s == "<=" else None) for s in senses]
+    y_bounds += [(0, 0 if s == ">=" else None) for s in senses]
+    cost = np.concatenate([np.ones(2 * rows), np.full(2 * width, 1e-3)])
+    result = linprog(
+        cost,
+        A_ub=gap,
+        b_ub=[-1.0],
+        A_eq=equal,
+        b_eq=np.zeros(width),
+        bounds=y_bounds + [(0, None)] * (2 * width),
+        method="highs",
+    )
+    if result.status != 0:
+        return None
+    return result.x[:rows] - result.x[rows : 2 * rows]
+
+
+def _leaf(program: SliceProgram, box: list[tuple[int, int]]) -> dict[int, Fraction] | None:
+    """Exact multipliers refuting the LP relaxation over ``box``, checked, or None."""
+    if any(lo > hi for lo, hi in box):
+        return {}
+    ray = _farkas_float(program, box)
+    if ray is None:
+        return None
+    scale = float(np.max(np.abs(ray))) or 1.0
+    for denominator in _DENOMINATORS:
+        y = {}
+        for r, value in enumerate(ray / scale):
+            exact = Fraction(float(value)).limit_denominator(denominator)
+            sense = _sense(program.rows[r][1], program.rows[r][2])
+            if (sense == ">=" and exact < 0) or (sense == "<=" and exact > 0):
+                exact = Fraction(0)
+            if exact:
+                y[r] = exact
+        gap = _exact_gap(program, box, y)
+        if gap is not None and gap > 0:
+            return y
+    return None
+
+
+def _lp_point(program: SliceProgram, box: list[tuple[int, int]]) -> np.ndarray | None:
+    """A point of the LP relaxation over ``box`` (a vertex, by HiGHS), or None."""
+    width = len(program.variables)
+    upper_rows, upper_rhs = [], []
+    for coefficients, low, high in program.rows:
+        row = np.zeros(width)
+        for i, a in coefficients:
+            row[i] = a
+        if high is not None:
+            upper_rows.append(row)
+            upper_rhs.append(high)
+        if low is not None:
+            upper_rows.append(-row)
+            upper_rhs.append(-low)
+    result = linprog(
+        np.zeros(width), A_ub=np.array(upper_rows), b_ub=upper_rhs, bounds=box, method="highs"
+    )
+    return result.x if result.status == 0 else None
+
+
+def _tree(
+    program: SliceProgram, box: list[tuple[int, int]], names: list[str], budget: list[int]
+) -> dict[str, Any] | None:
+    """A Farkas leaf, or a branch on a fractional variable of an LP point (switches first)."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
+    y = _leaf(program, box)
+    if y is not None:
+        return {"kind": "farkas", "multipliers": {names[r]: str(v) for r, v in y.items()}}
+    point = _lp_point(program, box)
+    if point is None:
+        return None
+    fractional = [
+        i for i, v in enumerate(point) if abs(v - round(v)) > 1e-6 and box[i][0] < box[i][1]
+    ]
+    if not fractional:  # an integer point: the integer program is feasible here
+        return None
+    switches = [i for i in fractional if program.variables[i][0].startswith("y_")]
+    column = (switches or fractional)[0]
+    at = int(np.floor(point[column]))
+    low_box, high_box = list(box), list(box)
+    low_box[column] = (box[column][0], at)
+    high_box[column] = (at + 1, box[column][1])
+    left = _tree(program, low_box, names, budget)
+    right = _tree(program, high_box, names, budget) if left is not None else None
+    if right is None:
+        return None
+    return {
+        "kind": "branch",
+        "variable": program.variables[column][0],
+        "at": at,
+        "low": left,
+        "high": right,
+    }
+
+
+def _cites(
+    properties: int, known_max: dict[int, int], known_min: dict[int, int]
+) -> list[list[Any]]:
+    """The (P-1)-dimensional values the program used: maxima below the degree bound, minima
+    above what the complement identity gives."""
+    flat = deck_size(properties - 1)
+    out: list[list[Any]] = [
+        [properties - 1, k, "max", v]
+        for k, v in sorted(known_max.items())
+        if 0 <= k <= flat and v < degree_bound(properties - 1, k)
+    ]
+    derived = slice_minima(properties, known_max)
+    out += [
+        [properties - 1, k, "min", v]
+        for k, v in sorted(known_min.items())
+        if 0 <= k <= flat and v > derived[k]
+    ]
+    return out
+
+
+def farkas_certificate(
+    properties: int,
+    cards: int,
+    sense: str,
+    bound: int,
+    known_max: dict[int, int],
+    known_min: dict[int, int] | None = None,
+    nodes: int = FARKAS_NODES,
+) -> dict[str, Any] | None:
+    """An exact certificate that no n cards of AG(P,3) hold more than ``bound`` sets ("max") or
+    fewer than ``bound`` ("min"), for the program of :func:`~setlab.extremal.bounds.slice_program`.
+
+    Parameters
+    ----------
+    properties, cards
+        P and n.
+    sense, bound
+        "max": refutes L in [bound+1, degree bound]; "min": refutes L in [0, bound-1].
+    known_max, known_min
+        Proven M_{P-1}(k), m_{P-1}(k), the program's slice bounds (cited in ``"cites"``).
+    nodes
+        Most nodes of a branching tree before giving up.
+
+    Returns
+    -------
+    dict or None
+        ``{"kind": "empty", ...}`` when the range is empty; ``{"kind": "farkas", "multipliers":
+        {row: "p/q"}, ...}``; or ``{"kind": "branch", "variable", "at", "low", "high", ...}``
+        whose leaves are such certificates. Always with ``"cites"``: [[P-1, k, sense, value]].
+        None when neither the LP relaxation nor a tree within ``nodes`` nodes refutes the range.
+        The multipliers are checked in exact arithmetic before they are returned.
+
+    Examples
+    --------
+    >>> table3 = {5: 2, 6: 3, 7: 5, 8: 8, 9: 12, 10: 12}  # the paper's M_3(k)
+    >>> certificate = farkas_certificate(4, 10, "max", 12, table3)
+    >>> certificate["kind"], certificate["range"], certificate["cites"][0]
+    ('farkas', [13, 13], [3, 5, 'max', 2])
+    >>> farkas_certificate(4, 30, "max", 119, table3)["cites"][:2]  # M_3(5), M_3(6) used
+    [[3, 5, 'max', 2], [3, 6, 'max', 3]]
+    >>> farkas_certificate(4, 9, "max", 12, table3)["kind"]  # 12 is the degree bound
+    'empty'
+
+    References
+    ----------
+    J. Farkas, "Theorie der einfachen Ungleichungen", J. Reine Angew. Math. 124 (1902).
+    """
+    if not 0 <= cards <= deck_size(properties):
+        raise SetlabError(f"AG({properties},3) has {deck_size(properties)} cards, not {cards}")
+    known_min = known_min or {}
+    low, high = program_range(properties, cards, sense, bound)
+    head: dict[str, Any] = {
+        "program": "slice",
+        "range": [low, high],
+        "cites": _cites(properties, known_max, known_min),
+    }
+    if low > high:
+        return {"kind": "empty", **head}
+    program = slice_program(properties, cards, low, high, known_max, known_min)
+    box = [(lo, hi) for _, lo, hi in program.variables]
+    tree = _tree(program, box, row_names(program), [nodes])
+    if tree is None:
+        return None
+    return {**tree, **head}
+
+
+def record_certificate(record: dict[str, Any], nodes: int = FARKAS_NODES) -> dict[str, Any] | None:
+    """The certificate of a proof record of :func:`~setlab.extremal.bounds.prove_max_bound` or
+    :func:`~setlab.extremal.bounds.prove_min_bound` ("counting" or "slice-ilp"), for the value
+    its claim states and with the slice bounds it assumed; None for other methods.
+
+    Examples
+    --------
+    >>> from setlab.extremal.bounds import prove_max_bound
+    >>> record = prove_max_bound(4, 10, 13, {9: 12})
+    >>> record_certificate(record)["kind"], record_certificate({"method": "near-cap"})
+    ('farkas', None)
+    """
+    if record.get("method") not in ("counting", "slice-ilp"):
+        return None
+    known_max = {int(k): int(v) for k, v in record["known_max"].items()}
+    known_min = {int(k): int(v) for k, v in record["known_min"].items()}
+    properties, cards = int(record["properties"]), int(record["cards"])
+    if str(record["claim"]).startswith("max"):
+        sense, bound = "max", int(record["low"]) - 1
+    else:
+        sense, bound = "min", int(record["high"]) + 1
+    return farkas_certificate(properties, cards, sense, bound, known_max, known_min, nodes)

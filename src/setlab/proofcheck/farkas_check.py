@@ -1,0 +1,213 @@
+"""Check an exact Farkas (or branching) certificate refuting a range of set counts in AG(P,3).
+
+Standalone: the standard library only (numpy is allowed but not needed), nothing from setlab.
+It rebuilds the counting-identity program below from the mathematics and checks the
+certificate's rational multipliers with fractions.Fraction.
+
+The mathematics. S is a set of n cards (points) of AG(P,3), with L sets (lines inside S).
+N = 3^P, F = 3^(P-1), T(P) = N(N-1)/6 lines in all. The C = (N-1)/2 parallel classes of
+hyperplanes each cut AG(P,3) into three hyperplanes (copies of AG(P-1,3)); a linear direction
+space of dimension d lies in the hyperplanes of (3^(P-d)-1)/2 classes: K1 for d = 1, K2 for d = 2.
+Class type t = (a >= b >= c): the sizes of S in its three hyperplanes; x_t classes have type t.
+
+  (count)  sum_t x_t = C.
+  (square) sum_t x_t (a^2+b^2+c^2) = C n + K1 n(n-1)
+           (ordered pairs (u, v) of S in one hyperplane: u = v in all C classes, else K1).
+  (cube)   sum_t x_t (a^3+b^3+c^3) = C n + 3 K1 n(n-1) + K2 (n(n-1)(n-2) - 6L) + 6 K1 L
+           (ordered triples: 3n(n-1) with two distinct cards, 6L collinear, the rest spanning a
+           plane).
+  (inside) a line of S lies inside a hyperplane of exactly K1 classes, so summed over classes the
+           lines inside a hyperplane number K1 L; in a class of type t they number between
+           m'(a)+m'(b)+m'(c) and M'(a)+M'(b)+M'(c), with M'(k), m'(k) bounds on the most and
+           fewest lines among k points of AG(P-1,3).
+  (across) the other lines of a class meet all three hyperplanes: (C - K1) L in all. In a class
+           with parts A, B, D of sizes a, b, d: the pairs of A x B number ab and each completes
+           to one point z of D's hyperplane; at most min(a, b) and at least max(0, a + b - F)
+           complete to any one z. So across <= d min(a,b), <= ab - (F-d) max(0, a+b-F),
+           across >= d max(0, a+b-F), >= ab - (F-d) min(a,b), for each choice of D's part.
+  (degree) L <= floor(n floor((n-1)/2) / 3) (a point's partners pair up), and by the complement
+           identity L + L(S^c) = T(P) - n(N-n)/2, L <= T(P) - n(N-n)/2.
+  (slices) M'(k) = min(degree bound in AG(P-1,3), cited M_{P-1}(k)); m'(k) = max(0, cited
+           m_{P-1}(k), T(P-1) - k(F-k)/2 - M'(F-k)) by the complement identity in AG(P-1,3).
+  (types)  a class of type t forces lo_t <= L <= hi_t (inside plus across, least and most).
+           For a refuted range low <= L <= high, types with [lo_t, hi_t] disjoint from it are left
+           out; the others get x_t in [0, C]; where [lo_t, hi_t] does not cover [low, high] a
+           0/1 switch y_t with (occurs) x_t <= C y_t, (cap) L + (high - hi_t) y_t <= high,
+           (floor) L + (low - lo_t) y_t >= low.
+
+All variables are integers. A max value V is proven by refuting low = V+1, high = the degree
+bound; a min value v by refuting low = 0, high = v-1.
+
+The certificate. ``{"kind": "empty"}``: low > high, nothing to refute. ``{"kind": "farkas",
+"multipliers": {row: "p/q"}}``: y >= 0 on >= rows, y <= 0 on <= rows, free on = rows; then every
+feasible point satisfies (sum_r y_r a_r) . x >= sum_r y_r b_r, and the certificate holds when the
+left side's largest value over the variables' bounds is below the right side. ``{"kind":
+"branch", "variable": v, "at": k, "low": cert, "high": cert}``: v <= k in one child, v >= k+1
+in the other (integrality). ``"cites"``: [[P-1, k, "max"|"min", value], ...], each must equal
+the value given as proven.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from numbers import Integral
+
+__all__ = ["check_farkas", "program"]
+
+
+def _classes(p: int, d: int) -> int:
+    return (3 ** (p - d) - 1) // 2 if p >= d else 0
+
+
+def _lines(p: int) -> int:
+    n = 3**p
+    return n * (n - 1) // 6
+
+
+def _degree_bound(p: int, n: int) -> int:
+    pairs = n * ((n - 1) // 2) // 3 if n >= 3 else 0
+    return min(pairs, _lines(p) - n * (3**p - n) // 2)
+
+
+def _across(a: int, b: int, d: int, f: int) -> tuple[int, int]:
+    low, high = 0, a * b * d
+    for u, v, w in ((a, b, d), (b, d, a), (d, a, b)):
+        high = min(high, w * min(u, v), u * v - (f - w) * max(0, u + v - f))
+        low = max(low, w * max(0, u + v - f), u * v - (f - w) * min(u, v))
+    return low, high
+
+
+def program(p: int, n: int, low: int, high: int, most: dict, least: dict) -> tuple[dict, dict]:
+    """The program: (bounds {variable: [lo, hi]}, rows {name: (coefficients, sense, rhs)}).
+
+    ``most[k]``/``least[k]`` are cited M_{P-1}(k)/m_{P-1}(k) (absent: nothing cited).
+    """
+    f, c, k1, k2 = 3 ** (p - 1), _classes(p, 0), _classes(p, 1), _classes(p, 2)
+    top = [min(_degree_bound(p - 1, k), most.get(k, 10**18)) for k in range(f + 1)]
+    bottom = [
+        max(0, least.get(k, 0), _lines(p - 1) - k * (f - k) // 2 - top[f - k]) for k in range(f + 1)
+    ]
+    bounds = {"L": (low, high)}
+    count, square = {}, {}
+    cube = {"L": -6 * (k1 - k2)}
+    in_hi, in_lo, out_hi, out_lo = {"L": -k1}, {"L": -k1}, {"L": -(c - k1)}, {"L": -(c - k1)}
+    rows = {}
+    for a in range(min(f, n) + 1):
+        for b in range(a + 1):
+            d = n - a - b
+            if not 0 <= d <= b:
+                continue
+            t = (a, b, d)
+            across_lo, across_hi = _across(a, b, d, f)
+            inside_lo, inside_hi = sum(bottom[s] for s in t), sum(top[s] for s in t)
+            lo_t, hi_t = inside_lo + across_lo, inside_hi + across_hi
+            if hi_t < low or lo_t > high:
+                continue
+            tag = f"{a}_{b}_{d}"
+            x = "x_" + tag
+            bounds[x] = (0, c)
+            count[x], square[x], cube[x] = 1, a * a + b * b + d * d, a**3 + b**3 + d**3
+            in_hi[x], in_lo[x], out_hi[x], out_lo[x] = inside_hi, inside_lo, across_hi, across_lo
+            if hi_t < high or lo_t > low:
+                y = "y_" + tag
+                bounds[y] = (0, 1)
+                rows["occurs_" + tag] = ({x: 1, y: -c}, "<=", 0)
+                if hi_t < high:
+                    rows["cap_" + tag] = ({"L": 1, y: high - hi_t}, "<=", high)
+                if lo_t > low:
+                    rows["floor_" + tag] = ({"L": 1, y: low - lo_t}, ">=", low)
+    rows["count"] = (count, "=", c)
+    rows["square"] = (square, "=", c * n + k1 * n * (n - 1))
+    rows["cube"] = (cube, "=", c * n + 3 * k1 * n * (n - 1) + k2 * n * (n - 1) * (n - 2))
+    rows["inside_high"] = (in_hi, ">=", 0)
+    rows["inside_low"] = (in_lo, "<=", 0)
+    rows["across_high"] = (out_hi, ">=", 0)
+    rows["across_low"] = (out_lo, "<=", 0)
+    return bounds, rows
+
+
+def _leaf(bounds: dict, rows: dict, multipliers: dict) -> list[str]:
+    """Errors of one Farkas certificate for the rows over the box ``bounds``."""
+    if any(lo > hi for lo, hi in bounds.values()):
+        return []  # an empty box: this branch is infeasible already
+    errors, total, rhs = [], {}, Fraction(0)
+    for name, text in multipliers.items():
+        if name not in rows:
+            errors.append(f"multiplier for unknown row {name}")
+            continue
+        y = Fraction(text)
+        coefficients, sense, b = rows[name]
+        if (sense == ">=" and y < 0) or (sense == "<=" and y > 0):
+            errors.append(f"multiplier of row {name} ({sense}) has the wrong sign: {y}")
+        for v, a in coefficients.items():
+            total[v] = total.get(v, 0) + y * a
+        rhs += y * b
+    most = sum(a * (bounds[v][1] if a > 0 else bounds[v][0]) for v, a in total.items())
+    if not most < rhs:
+        errors.append(f"no contradiction: the combination reaches {most} >= {rhs}")
+    return errors
+
+
+def _tree(bounds: dict, rows: dict, node: dict, depth: int = 0) -> list[str]:
+    kind = node.get("kind")
+    if kind == "farkas":
+        return _leaf(bounds, rows, node.get("multipliers", {}))
+    if kind == "branch" and depth >= 64:
+        return ["a branching tree deeper than 64"]
+    if kind == "branch":
+        v, k = node["variable"], int(node["at"])
+        if v not in bounds:
+            return [f"branch on unknown variable {v}"]
+        lo, hi = bounds[v]
+        left = _tree({**bounds, v: (lo, min(hi, k))}, rows, node["low"], depth + 1)
+        right = _tree({**bounds, v: (max(lo, k + 1), hi)}, rows, node["high"], depth + 1)
+        return left + right
+    return [f"unknown certificate node {kind!r}"]
+
+
+def check_farkas(
+    properties: int, cards: int, sense: str, bound: int, certificate: dict, cited: dict
+) -> list[str]:
+    """Errors found checking that ``certificate`` proves M(n) <= bound (sense "max") or
+    m(n) >= bound ("min") in AG(P,3); an empty list means accepted.
+
+    ``cited`` maps (P-1, k, "max"|"min") to the values held as proven.
+
+    >>> certificate = {"kind": "farkas", "multipliers": {"square": "1", "cube": "-1/10"}}
+    >>> check_farkas(4, 10, "max", 12, certificate, {})  # 10 cards hold at most 12 sets
+    []
+    >>> check_farkas(4, 10, "max", 11, certificate, {})[0][:35]
+    'max(4,10) = 11: no contradiction: t'
+    """
+    name = f"{sense}({properties},{cards}) = {bound}"
+    if not all(isinstance(v, Integral) for v in (properties, cards, bound)):
+        return [f"{name}: P, n and the value must be integers"]
+    properties, cards, bound = int(properties), int(cards), int(bound)
+    if not (properties >= 1 and 0 <= cards <= 3**properties and sense in ("max", "min")):
+        return [f"{name}: no such value"]
+    try:
+        return _check(properties, cards, sense, bound, certificate, cited, name)
+    except (AttributeError, KeyError, TypeError, ValueError, ZeroDivisionError) as error:
+        return [f"{name}: malformed certificate ({type(error).__name__}: {error})"]
+
+
+def _check(p: int, n: int, sense: str, bound: int, certificate: dict, cited: dict, name: str):
+    if sense == "max":
+        low, high = bound + 1, _degree_bound(p, n)
+    else:
+        low, high = 0, bound - 1
+    most, least, errors = {}, {}, []
+    for q, k, kind, value in certificate.get("cites", []):
+        if (q, kind) != (p - 1, "max") and (q, kind) != (p - 1, "min"):
+            errors.append(f"{name}: cites {kind}({q},{k}), not a value of AG({p - 1},3)")
+        elif cited.get((q, k, kind)) != value:
+            proven = cited.get((q, k, kind))
+            errors.append(f"{name}: cites {kind}({q},{k}) = {value}, proven {proven}")
+        else:
+            (most if kind == "max" else least)[k] = value
+    if certificate.get("kind") == "empty":
+        return errors + ([] if low > high else [f"{name}: the range {low}..{high} is not empty"])
+    if low > high:
+        return errors
+    bounds, rows = program(p, n, low, high, most, least)
+    return errors + [f"{name}: {e}" for e in _tree(bounds, rows, certificate)]
