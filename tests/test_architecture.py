@@ -82,7 +82,11 @@ def test_the_walk_finds_the_house():
     assert len(IMPORTS) > 100
 
 
-SIDEWAYS = {("setlab.game", "setlab.extremal"), ("setlab.cli", "setlab.web")}
+SIDEWAYS = {
+    ("setlab.game", "setlab.extremal"),
+    ("setlab.cli", "setlab.web"),
+    ("setlab.variants", "setlab.find"),
+}
 """Arrows between two packages on neighbouring floors that the docs name (higher -> lower)."""
 
 

@@ -28,6 +28,8 @@ from setlab.geometry import third_card_table
 __all__ = [
     "Board",
     "Mismatch",
+    "batch_boards",
+    "batch_chunks",
     "count_sets",
     "count_sets_batch",
     "find_sets",
@@ -179,11 +181,45 @@ def count_sets(board: Board, properties: int = 4) -> int:
     return len(_sets_of_board(_as_board(board, properties), properties))
 
 
-def _chunks(n_boards: int) -> int:
-    """Work units for the parallel kernels: a few per thread, each reusing one position table."""
+def batch_chunks(n_boards: int) -> int:
+    """Work units for the parallel batch kernels: a few per thread, each reusing one table.
+
+    Examples
+    --------
+    >>> 1 <= batch_chunks(1000) <= 1000 and batch_chunks(1) == 1
+    True
+    """
     import numba as nb
 
     return max(1, min(n_boards, 8 * nb.get_num_threads()))
+
+
+def batch_boards(
+    boards: np.ndarray, lengths: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """A batch of boards checked for shape: (B, k) int64 card indices and each row's length.
+
+    Row b holds a board of ``lengths[b]`` cards (default: all k) in its first places; what the
+    cards must be (in range, distinct) is for the kernel that reads them to check.
+
+    Examples
+    --------
+    >>> boards, lengths = batch_boards(np.array([[0, 1, 2], [3, 4, 0]]), [3, 2])
+    >>> boards.dtype.name, lengths.tolist()
+    ('int64', [3, 2])
+    """
+    boards = np.ascontiguousarray(boards)
+    if boards.ndim != 2:
+        raise SetlabError("a batch of boards is a 2-d array: one board of cards per row")
+    if not np.issubdtype(boards.dtype, np.integer):
+        raise SetlabError("boards must hold integer card indices")
+    boards = boards.astype(np.int64, copy=False)
+    if lengths is None:
+        lengths = np.full(len(boards), boards.shape[1], dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    if lengths.shape != (len(boards),) or (lengths < 0).any() or (lengths > boards.shape[1]).any():
+        raise SetlabError("lengths must give, per board, a card count within the row")
+    return boards, lengths
 
 
 def _batch_counts(
@@ -191,22 +227,14 @@ def _batch_counts(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Validated boards, lengths and set counts (the kernel checks every board as it counts)."""
     check_properties(properties)
-    boards = np.ascontiguousarray(boards)
-    if boards.ndim != 2:
-        raise SetlabError("a batch of boards is a 2-d array: one board of cards per row")
-    if not np.issubdtype(boards.dtype, np.integer):
-        raise SetlabError("boards must hold integer card indices")
-    if lengths is None:
-        lengths = np.full(len(boards), boards.shape[1], dtype=np.int64)
-    lengths = np.asarray(lengths, dtype=np.int64)
-    if lengths.shape != (len(boards),) or (lengths < 0).any() or (lengths > boards.shape[1]).any():
-        raise SetlabError("lengths must give, per board, a card count within the row")
+    boards, lengths = batch_boards(boards, lengths)
     if not len(boards):
         return boards, lengths, np.zeros(0, dtype=np.int64)
     from setlab.kernels import count_batch  # numba: loaded with the first batch
 
     n = deck_size(properties)
-    counts = count_batch(boards, third_card_table(properties), n, lengths, _chunks(len(boards)))
+    chunks = batch_chunks(len(boards))
+    counts = count_batch(boards, third_card_table(properties), n, lengths, chunks)
     bad = np.flatnonzero(counts < 0)
     if len(bad):
         board = boards[bad[0], : lengths[bad[0]]]
@@ -253,6 +281,6 @@ def find_sets_batch(
         from setlab.kernels import fill_batch
 
         table = third_card_table(properties)
-        chunks = _chunks(len(boards))
+        chunks = batch_chunks(len(boards))
         fill_batch(boards, table, deck_size(properties), lengths, offsets, sets, chunks)
     return offsets, sets

@@ -34,6 +34,7 @@ __all__ = [
     "Sense",
     "Store",
     "default_store_path",
+    "interval",
     "interval_text",
     "software_versions",
 ]
@@ -133,13 +134,27 @@ class Result:
 
     @property
     def lower(self) -> int | None:
-        """The best proven lower bound on the optimum: the witness for max, the bound for min."""
-        return self.value if self.sense == "max" else self.bound
+        """The best proven lower bound on the optimum (see :func:`interval`)."""
+        return interval(self.sense, self.value, self.bound)[0]
 
     @property
     def upper(self) -> int | None:
-        """The best proven upper bound on the optimum: the bound for max, the witness for min."""
-        return self.bound if self.sense == "max" else self.value
+        """The best proven upper bound on the optimum (see :func:`interval`)."""
+        return interval(self.sense, self.value, self.bound)[1]
+
+
+def interval(sense: Sense, value: int | None, bound: int | None) -> tuple[int | None, int | None]:
+    """(lower, upper) bounds of an optimum from its best witness ``value`` and proven ``bound``.
+
+    A witness attains its value, so it bounds a maximum from below and a minimum from above;
+    the proven bound closes the other side.
+
+    Examples
+    --------
+    >>> interval("max", 2536, 2558), interval("min", 12, 9)
+    ((2536, 2558), (9, 12))
+    """
+    return (value, bound) if sense == "max" else (bound, value)
 
 
 def interval_text(name: str, lower: int | None, upper: int | None) -> str:

@@ -29,7 +29,7 @@ from setlab.extremal.search import job_name, search
 from setlab.find import count_sets
 from setlab.geometry import indices_of, third_card_table
 from setlab.kernels import pair_completions
-from setlab.store import PROBLEMS, Result, Sense, Store
+from setlab.store import PROBLEMS, Result, Sense, Store, interval
 
 __all__ = [
     "DEFAULT_ANNEAL_RESTARTS",
@@ -157,13 +157,13 @@ class Value:
 
     @property
     def lower(self) -> int | None:
-        """Proven lower bound of the optimum (the witness for max, the bound for min)."""
-        return self.value if self.sense == "max" else self.bound
+        """Proven lower bound of the optimum (see :func:`setlab.store.interval`)."""
+        return interval(self.sense, self.value, self.bound)[0]
 
     @property
     def upper(self) -> int | None:
-        """Proven upper bound of the optimum (the bound for max, the witness for min)."""
-        return self.bound if self.sense == "max" else self.value
+        """Proven upper bound of the optimum (see :func:`setlab.store.interval`)."""
+        return interval(self.sense, self.value, self.bound)[1]
 
     def as_json(self, seconds: float | None = None) -> dict[str, Any]:
         """A JSON object: the fields, ``lower`` and ``upper``, witness cards as P digits."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-import numba as nb
 import numpy as np
 
 from setlab.errors import SetlabError
+from setlab.find import batch_boards, batch_chunks
 from setlab.geometry import third_card_table
 from setlab.variants import kernels
 from setlab.variants.structures import (
@@ -145,27 +145,15 @@ def count_structures(
     return int(t.board(_as_board(board, t), np.zeros((0, t.size), dtype=np.int64)))
 
 
-def _chunks(n_boards: int) -> int:
-    return max(1, min(n_boards, 8 * nb.get_num_threads()))
-
-
 def _batch(
     boards: np.ndarray, t: Tables, lengths: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    boards = np.ascontiguousarray(boards)
-    if boards.ndim != 2 or not np.issubdtype(boards.dtype, np.integer):
-        raise SetlabError("a batch of boards is a 2-d integer array: one board of cards per row")
-    boards = boards.astype(np.int64, copy=False)
-    if lengths is None:
-        lengths = np.full(len(boards), boards.shape[1], dtype=np.int64)
-    lengths = np.asarray(lengths, dtype=np.int64)
-    if lengths.shape != (len(boards),) or (lengths < 0).any() or (lengths > boards.shape[1]).any():
-        raise SetlabError("lengths must give, per board, a card count within the row")
+    boards, lengths = batch_boards(boards, lengths)
     if not len(boards):
         return boards, lengths, np.zeros(0, dtype=np.int64)
     counts = kernels.count_structures_batch(
         t.kind, boards, lengths, t.third, t.plus, t.negative, t.words, t.values, t.n_cards,
-        _chunks(len(boards)),
+        batch_chunks(len(boards)),
     )  # fmt: skip
     bad = np.flatnonzero(counts < 0)
     if len(bad):
@@ -216,6 +204,6 @@ def find_structures_batch(
     if len(boards):
         kernels.fill_structures_batch(
             t.kind, boards, lengths, t.third, t.plus, t.negative, t.words, t.values, t.n_cards,
-            offsets, rows, _chunks(len(boards)),
+            offsets, rows, batch_chunks(len(boards)),
         )  # fmt: skip
     return offsets, rows
