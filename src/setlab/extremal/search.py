@@ -15,7 +15,7 @@ import hashlib
 import json
 import math
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -28,7 +28,7 @@ from setlab.extremal.identities import greatest_degree_bound, least_degree_bound
 from setlab.geometry import affine_group_order, third_card_table
 from setlab.kernels import pair_completions
 from setlab.store import Sense, Store
-from setlab.symmetry import certificate, point_orbits, stabiliser_order
+from setlab.symmetry import certificate, certificate_key, point_orbits, stabiliser_order
 
 __all__ = [
     "Level",
@@ -37,9 +37,16 @@ __all__ = [
     "generate_levels",
     "job_name",
     "level_thresholds",
+    "merge_classes",
     "orbit_sizes",
     "search",
+    "task_key",
 ]
+
+CODE_VERSION = "search-v2"
+"""Version of the level rules (pruning, one card per stabiliser orbit, dedup by the whole
+certificate, the representative first met in level order): it names every checkpoint, so a
+checkpoint written under other rules is never read."""
 
 _SERIAL_WORK = 20_000
 """Below this many (parent, card) pairs a level runs in this process: a pool costs more."""
@@ -124,7 +131,7 @@ def extend_classes(
     """
     n = deck_size(properties)
     third = third_card_table(properties).astype(np.int64)
-    found: dict[str, list[Any]] = {}
+    found: dict[str, list[tuple[bytes, list[Any]]]] = {}  # key -> (certificate, class) pairs
     children = certificate_calls = automorphism_calls = 0
     for cards, sets in parents:
         s = np.asarray(cards, dtype=np.int64)
@@ -149,11 +156,14 @@ def extend_classes(
                 continue
             # Isomorph rejection: equivalent children share a certificate; the first is kept.
             child = sorted([*cards, x])
-            key = certificate(child, properties).hex()
+            whole = certificate(child, properties)
+            key = certificate_key(whole)
             certificate_calls += 1
-            found.setdefault(key, [key, child, count])
+            bucket = found.setdefault(key, [])
+            if all(whole != other for other, _ in bucket):
+                bucket.append((whole, [key, child, count]))
     return {
-        "classes": list(found.values()),
+        "classes": [item for bucket in found.values() for _, item in bucket],
         "children": children,
         "certificate_calls": certificate_calls,
         "automorphism_calls": automorphism_calls,
@@ -183,19 +193,71 @@ def _hash(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
 
 
+def task_key(properties: int, sense: Sense, thresholds: Sequence[int], parents: list[Any]) -> str:
+    """Checkpoint key of one task: a hash of all its input (the code version, P, the sense, the
+    thresholds T_0..T_k and the parents it extends), never its position in a level. A
+    checkpoint is found only by a task with the same input, so a stale or foreign one is
+    recomputed, not trusted.
+
+    Examples
+    --------
+    >>> a = task_key(3, "max", [0, 0, 0, 1], [[[0, 1], 0]])
+    >>> a == task_key(3, "max", [0, 0, 0, 1], [[[0, 1], 0]])
+    True
+    >>> a == task_key(3, "max", [0, 0, 0, 1], [[[0, 2], 0]])  # other parents
+    False
+    """
+    return _hash([CODE_VERSION, properties, sense, list(thresholds), parents])
+
+
+def merge_classes(items: Iterable[list[Any]], properties: int) -> list[list[Any]]:
+    """One ``[key, cards, sets]`` per class among ``items``, the first met kept.
+
+    Items with equal keys are compared on their whole certificates (recomputed here, once per
+    item that meets a key already seen): a key only finds candidates, it never decides.
+
+    Examples
+    --------
+    >>> line, other_line = [0, 1, 2], [0, 3, 6]
+    >>> items = [[certificate_key(certificate(c, 3)), c, 1] for c in (line, other_line)]
+    >>> [cards for _, cards, _ in merge_classes(items, 3)]
+    [[0, 1, 2]]
+    """
+    kept: dict[str, list[list[Any]]] = {}
+    wholes: dict[int, bytes] = {}  # id of a kept item -> its certificate, computed when needed
+
+    def whole(item: list[Any]) -> bytes:
+        if id(item) not in wholes:
+            wholes[id(item)] = certificate(item[1], properties)
+        return wholes[id(item)]
+
+    out = []
+    for item in items:
+        bucket = kept.setdefault(item[0], [])
+        if bucket:
+            mine = certificate(item[1], properties)
+            if any(whole(other) == mine for other in bucket):
+                continue
+            wholes[id(item)] = mine
+        bucket.append(item)
+        out.append(item)
+    return out
+
+
 def job_name(properties: int, sense: Sense, thresholds: list[int], level: int) -> str:
     """Checkpoint job name of one level. Level k depends only on P, the sense and T_0..T_k (and
-    the pruning rules, versioned ``v1``), so searches for different n share equal levels.
+    the level rules, versioned by :data:`CODE_VERSION`), so searches for different n share
+    equal levels; each task inside is keyed by :func:`task_key`.
 
     Examples
     --------
     >>> job_name(3, "max", [0, 0, 0, 1], 3).split("/")[:4]
-    ['search-v1', 'max', 'P3', 'level3']
+    ['search-v2', 'max', 'P3', 'level3']
     >>> job_name(3, "max", [0, 0, 0, 1], 2) == job_name(3, "max", [0, 0, 0, 5], 2)  # shared
     True
     """
     prefix = _hash(thresholds[: level + 1])[:16]
-    return f"search-v1/{sense}/P{properties}/level{level}/{prefix}"
+    return f"{CODE_VERSION}/{sense}/P{properties}/level{level}/{prefix}"
 
 
 def generate_levels(
@@ -241,20 +303,22 @@ def generate_levels(
         # configurations passing T_{k-1}, so extending each by every card (one per orbit of its
         # stabiliser) reaches every class of k-card configurations passing T_k.
         # Work split: parents in contiguous chunks, a pool only when the level is big enough.
-        # A checkpointed task is named by the parents it extends (their range in the level), and
-        # the chunks depend on the level alone, never on the number of workers: a search resumed
-        # with another pool size finds each finished task under the same name, for the same work.
+        # A checkpointed task is keyed by a hash of its whole input (:func:`task_key`: the
+        # parents it extends, the thresholds, the code version), never by its position: a
+        # search resumed with another pool size, or after a change of the level before, finds
+        # a finished task only if it did exactly this work. The chunks depend on the level alone.
         work = len(level) * (n - k + 1)
         pool = 1 if work < _SERIAL_WORK else (workers or default_workers())
         size = min(500, max(1, math.ceil(len(level) / _CHUNKS_PER_LEVEL)))
+        chunks = [level[begin : begin + size] for begin in range(0, len(level), size)]
         tasks = {
-            f"{begin:07d}-{min(begin + size, len(level)):07d}": (
+            task_key(properties, sense, thresholds[: k + 1], chunk): (
                 properties,
                 sense,
                 thresholds[k],
-                level[begin : begin + size],
+                chunk,
             )
-            for begin in range(0, len(level), size)
+            for chunk in chunks
         }
         payloads = run_tasks(
             job_name(properties, sense, list(thresholds), k),
@@ -265,20 +329,20 @@ def generate_levels(
             description=f"{description or f'{sense} P={properties}'} level {k}",
             summary=lambda done: f"{sum(len(p['classes']) for p in done.values())} children kept",
         )
-        # Isomorph rejection across tasks: one child per certificate, the first in task order.
-        merged: dict[str, list[Any]] = {}
-        for key in sorted(payloads):
-            for item in payloads[key]["classes"]:
-                merged.setdefault(item[0], item)
-        keys = sorted(merged) if order == "certificate" else list(merged)
-        level = [[merged[key][1], merged[key][2]] for key in keys]
+        # Isomorph rejection across tasks: one child per certificate, the first in level order.
+        merged = merge_classes(
+            (item for key in tasks for item in payloads[key]["classes"]), properties
+        )
+        if order == "certificate":
+            merged.sort(key=lambda item: (item[0], item[1]))
+        level = [[item[1], item[2]] for item in merged]
         yield Level(
             k,
             level,
             sum(p["children"] for p in payloads.values()),
             sum(p["certificate_calls"] for p in payloads.values()),
             sum(p["automorphism_calls"] for p in payloads.values()),
-            _hash(sorted(merged)),
+            _hash(sorted(item[0] for item in merged)),
         )
         if not level:
             return
@@ -294,6 +358,8 @@ class SearchResult:
     ``classes[k]`` is the number of orbits kept at level k; ``best``/``witness`` the extreme set
     count at level n among the kept orbits (None when none passes: the claim is refuted).
     ``orbit_checks[k]`` records, on unpruned levels, that the orbit sizes sum to C(N, k).
+    ``levels[k - 1]`` names level k's representatives in the store (:meth:`Store.level`), for
+    each level built, so a checker can replay the closure of every level.
     """
 
     properties: int
@@ -307,6 +373,7 @@ class SearchResult:
     automorphism_calls: list[int] = field(default_factory=list)
     orbit_checks: dict[str, bool] = field(default_factory=dict)
     level_hashes: list[str] = field(default_factory=list)
+    levels: list[str] = field(default_factory=list)
     best: int | None = None
     witness: list[int] | None = None
     seconds: float = 0.0
@@ -333,8 +400,9 @@ def search(
 
     Level by level from the empty configuration (:func:`generate_levels`); each level's parents
     are split into tasks run by :func:`setlab.executor.run_tasks` and checkpointed in ``store``,
-    so an interrupted search resumes. Unpruned levels are checked by orbit-stabiliser when
-    ``check_orbits``.
+    so an interrupted search resumes; every level's representatives are stored there too
+    (:meth:`Store.record_level`, named in ``levels``). Unpruned levels are checked by
+    orbit-stabiliser when ``check_orbits``.
 
     Returns a :class:`SearchResult`. For max, ``best is None`` proves that no configuration has
     ``threshold`` sets; otherwise ``best`` is the maximum (every configuration with at least
@@ -382,6 +450,10 @@ def search(
         result.certificate_calls.append(built.certificate_calls)
         result.automorphism_calls.append(built.automorphism_calls)
         result.level_hashes.append(built.hash)
+        if store is not None:
+            name = job_name(properties, sense, thresholds, built.k)
+            store.record_level(name, properties, built.k, [cards for cards, _ in level])
+            result.levels.append(name)
         # Orbit-stabiliser check: on a level that prunes nothing the orbit sizes of the classes
         # add up to all C(N, k) configurations; a missed or doubled class breaks the sum.
         if check_orbits and _unpruned(sense, built.k, thresholds[built.k]):
