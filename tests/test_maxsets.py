@@ -252,8 +252,8 @@ def test_a_search_killed_under_one_pool_size_resumes_under_another(
     monkeypatch.setattr(Store, "finish_task", real)
     job = job_name(4, "min", level_thresholds("min", 9, 0), 9)
     assert len(store.finished_tasks(job)) == 8
-    store.finish_task(job, "0000000-0000003", {"classes": [], "children": 0,  # a stale name
-                                                "certificate_calls": 0, "automorphism_calls": 0})
+    stale = {"classes": [], "children": 0, "certificate_calls": 0, "automorphism_calls": 0}
+    store.finish_task(job, "0000000-0000003", stale)  # a task named by position: never read
     resumed = search(4, 9, "min", 0, store, workers=second)
     assert resumed.classes == reference.classes == [1, 1, 1, 1, 2, 3, 7, 11, 33, 91]
     assert resumed.children == reference.children
