@@ -6,7 +6,7 @@ import argparse
 import time
 
 from setlab.cards import Card
-from setlab.certificates import verify_store
+from setlab.certificates import trusted, verify_store
 from setlab.cli.common import add_properties, int_in, print_json
 from setlab.errors import SetlabError
 from setlab.extremal.maxsets import Solver, Value
@@ -135,4 +135,5 @@ def run_verify(args: argparse.Namespace) -> int:
             print(f"FAIL {check.problem} P={check.properties} n={check.cards} {check.what}: "
                   f"{check.detail}")  # fmt: skip
         print(f"{len(checks) - len(failed)} of {len(checks)} checks passed")
+        print(trusted(args.rerun))
     return 1 if failed else 0
