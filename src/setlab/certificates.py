@@ -11,6 +11,7 @@ a base proof, and a cycle fails; a search record is checked against the levels i
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
@@ -20,8 +21,10 @@ from setlab.extremal.bounds import verify_max_bound
 from setlab.extremal.bruteforce import Extremes, exhaustive_table
 from setlab.extremal.identities import complement_sum, total_lines
 from setlab.extremal.maxsets import deletion_bound
-from setlab.extremal.search import level_thresholds, search
+from setlab.extremal.search import extend_classes, level_thresholds, orbit_sizes, search
+from setlab.find import count_sets
 from setlab.store import PROBLEMS, Result, Sense, Store
+from setlab.symmetry import certificate
 
 __all__ = [
     "BASE_METHODS",
@@ -285,11 +288,64 @@ def _check_search(result: Result, proof: dict[str, Any], rerun: bool, store: Sto
         and all(proof["orbit_checks"].values())
     )
     detail = f"threshold {threshold}, classes {proof['classes']}"
-    if rerun and ok:
+    if not ok:
+        return _check(result, "bound", False, detail + ": the record contradicts itself")
+    problem = _levels_problem(result, proof, store, rerun)
+    if problem:
+        return _check(result, "bound", False, f"{detail}: {problem}")
+    detail += ", stored levels checked" + (" and their closure replayed" if rerun else "")
+    if rerun:
         again = search(p, n, sense, threshold)
         ok = again.best == proof["best"] and again.level_hashes == proof["level_hashes"]
         detail += ", search repeated"
     return _check(result, "bound", ok, detail)
+
+
+def _levels_problem(result: Result, proof: dict[str, Any], store: Store, rerun: bool) -> str:
+    """What is wrong with a search record against the levels it stored ('' if nothing).
+
+    Each level k stored has classes[k] representatives of k cards passing T_k; the level-n
+    extreme is the recorded best (an empty last level for a refutation); on levels that prune
+    nothing the orbit sizes sum to C(N, k). With ``rerun``, closure is replayed: every child of
+    a level-k representative passing T_(k+1) has the whole certificate of a level-(k+1) one.
+    """
+    p, n, sense = result.properties, result.cards, result.sense
+    names = proof.get("levels")
+    if names is None:
+        return "no stored levels (recorded before levels were kept: search again)"
+    thresholds, classes = proof["thresholds"], proof["classes"]
+    levels: list[list[list[int]]] = [[[]] if classes[0] else []]
+    for k, name in enumerate(names, start=1):
+        level = store.level(name)
+        if level is None:
+            return f"level {k} is not in the store"
+        levels.append(level)
+    last = len(levels) - 1
+    if last < n and levels[last]:
+        return f"the stored levels stop at {last} with classes left"
+    size = deck_size(p)
+    for k in range(1, last + 1):
+        if len(levels[k]) != classes[k]:
+            return f"level {k} stores {len(levels[k])} classes, the record says {classes[k]}"
+        counts = [count_sets(rep, p) for rep in levels[k]]
+        if any(len(set(rep)) != k for rep in levels[k]):
+            return f"level {k} holds a representative that is not {k} cards"
+        if not all(c >= thresholds[k] if sense == "max" else c <= thresholds[k] for c in counts):
+            return f"a level-{k} representative fails T_{k} = {thresholds[k]}"
+        unpruned = thresholds[k] <= 0 if sense == "max" else thresholds[k] >= k * (k - 1) // 6
+        if unpruned and sum(orbit_sizes(levels[k], p)) != math.comb(size, k):
+            return f"level {k}: orbit sizes do not sum to C({size},{k})"
+        if k == n:
+            best = (max if sense == "max" else min)(counts) if counts else None
+            if best != proof["best"]:
+                return f"level {n}'s extreme is {best}, the record says {proof['best']}"
+    if rerun:
+        for k in range(last):
+            wholes = {certificate(rep, p) for rep in levels[k + 1]}
+            found = extend_classes(p, sense, thresholds[k + 1], levels[k])["classes"]
+            if any(certificate(cards, p) not in wholes for _, cards, _ in found):
+                return f"a child of level {k} passing T_{k + 1} is in no stored level-{k + 1} class"
+    return ""
 
 
 def check_complements(store: Store, properties: int) -> list[Check]:
