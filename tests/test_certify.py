@@ -8,6 +8,8 @@ tampering of the store must make ``setlab verify`` fail.
 from __future__ import annotations
 
 import ast
+import importlib.util
+import itertools
 import json
 import sqlite3
 import subprocess
@@ -22,7 +24,9 @@ from setlab.bundle import write_bundle
 from setlab.certificates import check_citations, verify_store
 from setlab.cli import main
 from setlab.extremal.maxsets import Solver
+from setlab.geometry import random_affine_map
 from setlab.store import Store
+from setlab.symmetry import orbit_representatives
 
 CHECKER = Path(__file__).resolve().parents[1] / "src" / "setlab" / "proofcheck"
 
@@ -82,6 +86,28 @@ def test_the_checker_imports_only_the_standard_library_numpy_and_igraph():
                 assert top in sys.stdlib_module_names or top in ("numpy", "igraph"), (
                     f"{path.name} imports {name}"
                 )
+
+
+def load_checker():
+    spec = importlib.util.spec_from_file_location("bundle_check", CHECKER / "check.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_checkers_canonical_form_is_a_complete_invariant(seed):
+    """bliss's form: equal on affine images, different on inequivalent configurations (the
+    classes of 4-subsets of AG(3,3) by nauty, an independent count)."""
+    check = load_checker()
+    space = check.space(3)
+    rng = np.random.default_rng(seed)
+    cards = sorted(rng.choice(27, int(rng.integers(2, 14)), replace=False).tolist())
+    image = sorted(int(c) for c in random_affine_map(3, seed)(cards))
+    assert space.form(cards) == space.form(image)
+    subsets = [list(c) for c in itertools.combinations(range(27), 4)][seed::50]
+    forms = {space.form(c) for c in subsets}
+    assert len(forms) == len(orbit_representatives(subsets, 3))
 
 
 def test_the_p3_bundle_passes_the_checker(tmp_path):
