@@ -288,3 +288,10 @@ def test_the_whole_p4_bundle(tmp_path):
     else:
         assert failed and all("no certificate" in line for line in failed), failed
     assert lines[-1].endswith(f"{len(failed)} failed")
+
+
+def test_a_merged_search_record_brings_its_levels(p4_sample, tmp_path):
+    target = Store(tmp_path / "merged.sqlite")
+    target.merge(p4_sample, "maxsets", 4)
+    checks = [c for c in verify_store(target, 4) if c.what == "bound" and c.cards == 12]
+    assert checks[0].ok and "stored levels checked" in checks[0].detail

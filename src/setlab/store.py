@@ -248,9 +248,10 @@ class Store:
         """Copy the witnesses and bounds of ``other`` (one problem and P) that beat this store's.
 
         Returns how many results changed. Proof records are copied (stamped, like every
-        recorded bound, with this copy's software versions and time); a deletion, complement or
-        slice-program proof cites other stored bounds (the previous n, the other problem, the
-        dimension below), so merge those as well for ``setlab verify`` to re-check it.
+        recorded bound, with this copy's software versions and time), with the search levels they
+        name; a deletion, complement or slice-program proof cites other stored bounds (the
+        previous n, the other problem, the dimension below), so merge those as well for
+        ``setlab verify`` to re-check it.
 
         Examples
         --------
@@ -268,10 +269,17 @@ class Store:
                     r.witness_method or "copied", r.params,
                 )  # fmt: skip
             if r.bound is not None:
-                updated |= self.record_bound(
+                bound_updated = self.record_bound(
                     problem, properties, r.cards, r.sense, r.bound, r.proof or {},
                     r.bound_method or "copied", r.params,
                 )  # fmt: skip
+                names = (r.proof or {}).get("levels") or [] if bound_updated else []
+                for name in names:  # a search record's levels come with it
+                    level = other.level(name)
+                    if level is not None and self.level(name) is None:
+                        cards = len(level[0]) if level else 0
+                        self.record_level(name, properties, cards, level)
+                updated |= bound_updated
             changed += updated
         return changed
 
