@@ -33,6 +33,8 @@ FLOORS = {
     "setlab.extremal": 7,
     "setlab.game": 8,
     "setlab.certificates": 8,
+    "setlab.bundle": 9,
+    "setlab.proofcheck": 0,  # data: the standalone checker, never imported by setlab
     "setlab.report": 9,
     "setlab.cli": 10,
     "setlab.web": 10,

@@ -227,6 +227,43 @@ def test_checkpointed_tasks_do_not_depend_on_the_pool_size(tmp_path, monkeypatch
     assert one.level_hashes == two.level_hashes
 
 
+@pytest.mark.parametrize(("first", "second"), [(2, 1), (1, 2)])
+def test_a_search_killed_under_one_pool_size_resumes_under_another(
+    tmp_path, monkeypatch, first, second
+):
+    """Killed after some finished tasks under ``first`` workers and resumed under ``second``:
+    the classes per level, the children tried and the stored levels are those of a run never
+    interrupted (checkpoints are keyed by the input of their task, never by its position)."""
+    monkeypatch.setattr(search_module, "_SERIAL_WORK", 0)  # pools on every level
+    reference = search(4, 9, "min", 0, Store(tmp_path / "reference.sqlite"), workers=1)
+    store = Store(tmp_path / "killed.sqlite")
+    real = Store.finish_task
+    finished = {"n": 0}
+
+    def dying(self, job, task, payload):
+        real(self, job, task, payload)
+        finished["n"] += 1
+        if finished["n"] == 35:  # 27 tasks before level 9, 8 of its 17 done
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(Store, "finish_task", dying)
+    with pytest.raises(KeyboardInterrupt):
+        search(4, 9, "min", 0, store, workers=first)
+    monkeypatch.setattr(Store, "finish_task", real)
+    job = job_name(4, "min", level_thresholds("min", 9, 0), 9)
+    assert len(store.finished_tasks(job)) == 8
+    stale = {"classes": [], "children": 0, "certificate_calls": 0, "automorphism_calls": 0}
+    store.finish_task(job, "0000000-0000003", stale)  # a task named by position: never read
+    resumed = search(4, 9, "min", 0, store, workers=second)
+    assert resumed.classes == reference.classes == [1, 1, 1, 1, 2, 3, 7, 11, 33, 91]
+    assert resumed.children == reference.children
+    assert resumed.level_hashes == reference.level_hashes
+    again = Store(tmp_path / "reference.sqlite")
+    assert [store.level(name) for name in resumed.levels] == [
+        again.level(name) for name in reference.levels
+    ]
+
+
 def test_cli_maxsets_json_table_and_errors(tmp_path, capsys):
     store = str(tmp_path / "cli.sqlite")
     assert main(["maxsets", "-p", "2", "-n", "7", "--json", "--store", store]) == 0

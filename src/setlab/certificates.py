@@ -4,11 +4,14 @@ A witness is re-counted by a plain triple loop over digit vectors (x + y + z = 0
 coordinate), sharing no code with the numba kernels. A bound is re-checked from its proof record:
 arithmetic for deletion and complement bounds, the identity M(n) + m(N-n) = N(N-1)/6 - n(N-n)/2
 between the two problems, a re-run of searches and exhaustive walks on request, and the bounds
-module's own verifier for its records.
+module's own verifier for its records. Every chain of cited values (deletion cites M(n-1),
+complement the other problem at N - n, a slice program the values of dimension P - 1) must end in
+a base proof, and a cycle fails; a search record is checked against the levels it stored.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
@@ -18,18 +21,32 @@ from setlab.extremal.bounds import verify_max_bound
 from setlab.extremal.bruteforce import Extremes, exhaustive_table
 from setlab.extremal.identities import complement_sum, total_lines
 from setlab.extremal.maxsets import deletion_bound
-from setlab.extremal.search import level_thresholds, search
-from setlab.store import PROBLEMS, Result, Store
+from setlab.extremal.search import extend_classes, level_thresholds, orbit_sizes, search
+from setlab.find import count_sets
+from setlab.store import PROBLEMS, Result, Sense, Store
+from setlab.symmetry import certificate
 
 __all__ = [
+    "BASE_METHODS",
     "Check",
+    "Key",
     "check_bound",
+    "check_citations",
     "check_complements",
     "check_witness",
+    "citations",
     "recount",
     "slice_values_are_proven",
+    "trusted",
     "verify_store",
 ]
+
+Key = tuple[int, int, Sense]
+"""(P, n, sense): one stored value, M_P(n) for ``"max"``, m_P(n) for ``"min"``."""
+
+BASE_METHODS = ("trivial", "exhaustive", "search", "bounds")
+"""Proof methods that cite no other value of the same problem pair (a slice program cites the
+values of dimension P - 1, which rest on their own base proofs)."""
 
 
 @dataclass(frozen=True)
@@ -127,7 +144,7 @@ def check_bound(result: Result, store: Store, rerun: bool = False) -> Check:
         )
         return _check(result, "bound", ok, f"from M({size - n}) <= {proof.get('max_bound')}")
     if method == "search":
-        return _check_search(result, proof, rerun)
+        return _check_search(result, proof, rerun, store)
     if method == "bounds":
         record = proof["record"]
         ok = (
@@ -138,6 +155,98 @@ def check_bound(result: Result, store: Store, rerun: bool = False) -> Check:
         )
         return _check(result, "bound", ok, f"verify_max_bound ({proof['record'].get('method')})")
     return _check(result, "bound", False, f"unknown proof method {method!r}")
+
+
+def citations(result: Result) -> list[Key]:
+    """The stored values the proof of ``result``'s bound rests on.
+
+    deletion: M(n - 1); complement: m(N - n) for a maximum (none when it uses only m >= 0),
+    M(N - n) for a minimum; a slice program: the (P-1)-dimensional values it assumed.
+
+    Examples
+    --------
+    >>> store = Store(":memory:")
+    >>> _ = store.record_bound("maxsets", 4, 13, "max", 16, {"method": "deletion", "previous": 14},
+    ...                        "deletion")
+    >>> citations(store.get("maxsets", 4, 13))
+    [(4, 12, 'max')]
+    """
+    proof = result.proof or {}
+    method = proof.get("method")
+    p, n = result.properties, result.cards
+    if method == "deletion":
+        return [(p, n - 1, "max")]
+    if method == "complement":
+        other = deck_size(p) - n
+        if result.sense == "max":
+            return [(p, other, "min")] if proof.get("min_bound", 0) > 0 else []
+        return [(p, other, "max")]
+    if method == "bounds":
+        record = proof.get("record") or {}
+        out: list[Key] = []
+        for field, sense in (("known_max", "max"), ("known_min", "min")):
+            out += [(p - 1, int(k), sense) for k in sorted(record.get(field) or {}, key=int)]
+        return out
+    return []
+
+
+def check_citations(result: Result, store: Store, memo: dict[Key, str] | None = None) -> Check:
+    """Every chain of values cited from ``result`` ends in a base proof, with no cycle.
+
+    (Two complement or deletion records citing each other once made a false value pass every
+    other check.) ``memo`` keeps the verdicts of values already followed (empty: fine).
+
+    Examples
+    --------
+    >>> store = Store(":memory:")
+    >>> proof = {"method": "deletion", "previous": 0}
+    >>> _ = store.record_bound("maxsets", 4, 5, "max", 2, proof, "deletion")
+    >>> check_citations(store.get("maxsets", 4, 5), store).detail
+    'cites M_4(4), which has no proven bound in the store'
+    """
+    memo = {} if memo is None else memo
+
+    def follow(key: Key, trail: tuple[Key, ...]) -> str:
+        if key in memo:
+            return memo[key]
+        if key in trail:
+            cycle = (*trail[trail.index(key) :], key)
+            return "citation cycle " + " -> ".join(_key_name(k) for k in cycle)
+        current = store.get(PROBLEMS[key[2]], key[0], key[1])
+        if current is None or current.bound is None:
+            verdict = f"cites {_key_name(key)}, which has no proven bound in the store"
+            return verdict if trail else "no proven bound"
+        verdict = ""
+        for other in citations(current):
+            found = follow(other, (*trail, key))
+            if found:
+                verdict = found if found.startswith(("citation cycle", "cites")) else (
+                    f"cites {_key_name(other)}: {found}"
+                )  # fmt: skip
+                break
+        memo[key] = verdict
+        return verdict
+
+    key: Key = (result.properties, result.cards, result.sense)
+    verdict = follow(key, ())
+    cited = ", ".join(_key_name(k) for k in citations(result)) or "nothing"
+    return _check(
+        result, "citations", not verdict, verdict or f"cites {cited}; chains end in base proofs"
+    )
+
+
+def trusted(rerun: bool) -> str:
+    """One line: what ``verify_store`` takes on trust rather than checks."""
+    closure = (
+        "setlab's own search code and nauty to replay each stored level's closure"
+        if rerun
+        else "the stored search levels' closure (checked only with --rerun, or by a bundle's "
+        "check.py)"
+    )
+    return (
+        f"trusted: Python integers for witnesses and arithmetic; {closure}; CP-SAT/HiGHS "
+        "re-solving the counting programs (no certificate checked here)"
+    )
 
 
 def slice_values_are_proven(record: dict[str, Any], store: Store) -> bool:
@@ -165,7 +274,7 @@ def slice_values_are_proven(record: dict[str, Any], store: Store) -> bool:
     return True
 
 
-def _check_search(result: Result, proof: dict[str, Any], rerun: bool) -> Check:
+def _check_search(result: Result, proof: dict[str, Any], rerun: bool, store: Store) -> Check:
     p, n, sense, threshold = result.properties, result.cards, result.sense, proof["threshold"]
     refuted = proof["best"] is None
     step = 1 if sense == "max" else -1
@@ -179,11 +288,64 @@ def _check_search(result: Result, proof: dict[str, Any], rerun: bool) -> Check:
         and all(proof["orbit_checks"].values())
     )
     detail = f"threshold {threshold}, classes {proof['classes']}"
-    if rerun and ok:
+    if not ok:
+        return _check(result, "bound", False, detail + ": the record contradicts itself")
+    problem = _levels_problem(result, proof, store, rerun)
+    if problem:
+        return _check(result, "bound", False, f"{detail}: {problem}")
+    detail += ", stored levels checked" + (" and their closure replayed" if rerun else "")
+    if rerun:
         again = search(p, n, sense, threshold)
         ok = again.best == proof["best"] and again.level_hashes == proof["level_hashes"]
         detail += ", search repeated"
     return _check(result, "bound", ok, detail)
+
+
+def _levels_problem(result: Result, proof: dict[str, Any], store: Store, rerun: bool) -> str:
+    """What is wrong with a search record against the levels it stored ('' if nothing).
+
+    Each level k stored has classes[k] representatives of k cards passing T_k; the level-n
+    extreme is the recorded best (an empty last level for a refutation); on levels that prune
+    nothing the orbit sizes sum to C(N, k). With ``rerun``, closure is replayed: every child of
+    a level-k representative passing T_(k+1) has the whole certificate of a level-(k+1) one.
+    """
+    p, n, sense = result.properties, result.cards, result.sense
+    names = proof.get("levels")
+    if names is None:
+        return "no stored levels (recorded before levels were kept: search again)"
+    thresholds, classes = proof["thresholds"], proof["classes"]
+    levels: list[list[list[int]]] = [[[]] if classes[0] else []]
+    for k, name in enumerate(names, start=1):
+        level = store.level(name)
+        if level is None:
+            return f"level {k} is not in the store"
+        levels.append(level)
+    last = len(levels) - 1
+    if last < n and levels[last]:
+        return f"the stored levels stop at {last} with classes left"
+    size = deck_size(p)
+    for k in range(1, last + 1):
+        if len(levels[k]) != classes[k]:
+            return f"level {k} stores {len(levels[k])} classes, the record says {classes[k]}"
+        counts = [count_sets(rep, p) for rep in levels[k]]
+        if any(len(set(rep)) != k for rep in levels[k]):
+            return f"level {k} holds a representative that is not {k} cards"
+        if not all(c >= thresholds[k] if sense == "max" else c <= thresholds[k] for c in counts):
+            return f"a level-{k} representative fails T_{k} = {thresholds[k]}"
+        unpruned = thresholds[k] <= 0 if sense == "max" else thresholds[k] >= k * (k - 1) // 6
+        if unpruned and sum(orbit_sizes(levels[k], p)) != math.comb(size, k):
+            return f"level {k}: orbit sizes do not sum to C({size},{k})"
+        if k == n:
+            best = (max if sense == "max" else min)(counts) if counts else None
+            if best != proof["best"]:
+                return f"level {n}'s extreme is {best}, the record says {proof['best']}"
+    if rerun:
+        for k in range(last):
+            wholes = {certificate(rep, p) for rep in levels[k + 1]}
+            found = extend_classes(p, sense, thresholds[k + 1], levels[k])["classes"]
+            if any(certificate(cards, p) not in wholes for _, cards, _ in found):
+                return f"a child of level {k} passing T_{k + 1} is in no stored level-{k + 1} class"
+    return ""
 
 
 def check_complements(store: Store, properties: int) -> list[Check]:
@@ -221,12 +383,13 @@ def verify_store(store: Store, properties: int | None = None, rerun: bool = Fals
     >>> proof = {"method": "deletion", "previous": 0}  # M(2) <= 0 is not in the store
     >>> _ = store.record_bound("maxsets", 2, 3, "max", 1, proof, "deletion")
     >>> [(c.what, c.ok) for c in verify_store(store)]
-    [('witness', True), ('bound', False)]
+    [('witness', True), ('bound', False), ('citations', False)]
     """
     if properties is not None:
         check_properties(properties)
     checks: list[Check] = []
     seen = set()
+    memo: dict[Key, str] = {}
     for problem in PROBLEMS.values():
         for result in store.results(problem, properties):
             seen.add(result.properties)
@@ -234,6 +397,7 @@ def verify_store(store: Store, properties: int | None = None, rerun: bool = Fals
                 checks.append(check_witness(result))
             if result.bound is not None:
                 checks.append(check_bound(result, store, rerun))
+                checks.append(check_citations(result, store, memo))
     for p in sorted(seen):
         checks.extend(check_complements(store, p))
     return checks
@@ -243,6 +407,10 @@ def verify_store(store: Store, properties: int | None = None, rerun: bool = Fals
 def _walk(properties: int) -> list[Extremes]:
     """The exhaustive walk, repeated once per P however many values it proved."""
     return exhaustive_table(properties)
+
+
+def _key_name(key: Key) -> str:
+    return f"{'M' if key[2] == 'max' else 'm'}_{key[0]}({key[1]})"
 
 
 def _check(result: Result, what: str, ok: bool, detail: str) -> Check:

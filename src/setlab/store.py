@@ -4,7 +4,9 @@ A *result* is one extremal quantity, keyed by (problem, properties, cards, param
 maximum number of sets among n cards of AG(4,3). It holds the best *witness* found so far (a
 configuration attaining ``value``), the best proven *bound* on the other side, and the proof
 record of that bound; it is proven when value == bound. A *checkpoint* is the JSON output of one
-finished task of a long search, so an interrupted search resumes where it stopped.
+finished task of a long search, so an interrupted search resumes where it stopped. A *level* is
+the list of representatives a search kept at one level, stored compactly under its name, so a
+search's proof can be replayed by a checker from the stored levels.
 
 Every write is one SQLite transaction: a crash or Ctrl-C leaves the file as it was before the
 write or after it, never in between. The layout of the max/min problems is fixed here
@@ -18,11 +20,13 @@ import os
 import platform
 import sqlite3
 import time
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
 import platformdirs
 
 from setlab.errors import SetlabError
@@ -62,6 +66,13 @@ CREATE TABLE IF NOT EXISTS results (
     bound_method TEXT,
     updated     REAL    NOT NULL,
     UNIQUE (problem, properties, cards, params)
+);
+CREATE TABLE IF NOT EXISTS levels (
+    name        TEXT    PRIMARY KEY,
+    properties  INTEGER NOT NULL,
+    cards       INTEGER NOT NULL,
+    count       INTEGER NOT NULL,
+    data        BLOB    NOT NULL
 );
 CREATE TABLE IF NOT EXISTS checkpoints (
     job     TEXT NOT NULL,
@@ -318,9 +329,10 @@ class Store:
         """Copy the witnesses and bounds of ``other`` (one problem and P) that beat this store's.
 
         Returns how many results changed. Proof records are copied (stamped, like every
-        recorded bound, with this copy's software versions and time); a deletion, complement or
-        slice-program proof cites other stored bounds (the previous n, the other problem, the
-        dimension below), so merge those as well for ``setlab verify`` to re-check it.
+        recorded bound, with this copy's software versions and time), with the search levels they
+        name; a deletion, complement or slice-program proof cites other stored bounds (the
+        previous n, the other problem, the dimension below), so merge those as well for
+        ``setlab verify`` to re-check it.
 
         Examples
         --------
@@ -338,12 +350,55 @@ class Store:
                     r.witness_method or "copied", r.params,
                 )  # fmt: skip
             if r.bound is not None:
-                updated |= self.record_bound(
+                bound_updated = self.record_bound(
                     problem, properties, r.cards, r.sense, r.bound, r.proof or {},
                     r.bound_method or "copied", r.params,
                 )  # fmt: skip
+                names = (r.proof or {}).get("levels") or [] if bound_updated else []
+                for name in names:  # a search record's levels come with it
+                    level = other.level(name)
+                    if level is not None and self.level(name) is None:
+                        cards = len(level[0]) if level else 0
+                        self.record_level(name, properties, cards, level)
+                updated |= bound_updated
             changed += updated
         return changed
+
+    # -- search levels -------------------------------------------------------------------------
+
+    def record_level(
+        self, name: str, properties: int, cards: int, configurations: Sequence[Sequence[int]]
+    ) -> None:
+        """Store the representatives of one search level (``cards`` cards each) under ``name``.
+
+        They are kept as one zlib-compressed array of 16-bit card indices (a few bytes a card).
+
+        Examples
+        --------
+        >>> store = Store(":memory:")
+        >>> store.record_level("example", 2, 3, [[0, 1, 2], [0, 1, 3]])
+        >>> store.level("example")
+        [[0, 1, 2], [0, 1, 3]]
+        """
+        array = np.asarray(configurations, dtype=np.uint16).reshape(len(configurations), cards)
+        data = zlib.compress(array.tobytes(), 6)
+        with self._transaction():
+            self._db.execute(
+                "INSERT OR REPLACE INTO levels (name, properties, cards, count, data)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (name, properties, cards, len(configurations), data),
+            )
+
+    def level(self, name: str) -> list[list[int]] | None:
+        """The representatives stored under ``name`` (each a sorted list of cards), or None."""
+        row = self._db.execute(
+            "SELECT cards, count, data FROM levels WHERE name=?", (name,)
+        ).fetchone()
+        if row is None:
+            return None
+        cards, count, data = row
+        array = np.frombuffer(zlib.decompress(data), dtype=np.uint16).reshape(count, cards)
+        return array.astype(int).tolist()
 
     # -- checkpoints ---------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ __all__ = [
     "Incidence",
     "affine_incidence",
     "certificate",
+    "certificate_key",
     "orbit_representatives",
     "orbit_size",
     "point_orbits",
@@ -90,12 +91,12 @@ class Incidence:
         return graph
 
     def certificate(self, configuration: Iterable[int]) -> bytes:
-        """A 16-byte key equal for two configurations iff they lie in one orbit."""
+        """nauty's whole canonical certificate (the canonically labelled coloured graph),
+        prefixed by the size of S: equal for two configurations iff they lie in one orbit.
+        Index it by :func:`certificate_key`; decide equality on these bytes."""
         configuration = list(configuration)
-        digest = hashlib.blake2b(digest_size=16)
-        digest.update(len(configuration).to_bytes(4, "little"))
-        digest.update(pynauty.certificate(self.coloured(configuration)))
-        return digest.digest()
+        certificate = pynauty.certificate(self.coloured(configuration))
+        return len(configuration).to_bytes(4, "little") + certificate
 
     def stabiliser(self, configuration: Iterable[int]) -> tuple[int, np.ndarray]:
         """|Aut(S)| and the orbit labels of the points under Aut(S) (each its orbit's least)."""
@@ -142,7 +143,8 @@ def affine_incidence(properties: int) -> Incidence:
 
 
 def certificate(configuration: Iterable[int], properties: int) -> bytes:
-    """A 16-byte key equal for two configurations iff one is an affine image of the other.
+    """The full canonical certificate: equal for two configurations iff one is an affine image
+    of the other (a few kilobytes for P = 4; :func:`certificate_key` indexes it).
 
     Examples
     --------
@@ -155,6 +157,22 @@ def certificate(configuration: Iterable[int], properties: int) -> bytes:
     False
     """
     return affine_incidence(properties).certificate(configuration)
+
+
+def certificate_key(certificate: bytes) -> str:
+    """A 32-hex-digit digest of a certificate, to index a dictionary of certificates by.
+
+    Equal certificates have equal keys; equal keys do not prove equal certificates, so a key only
+    finds the candidates, and the whole certificates decide (as :func:`orbit_representatives`
+    and the search do).
+
+    Examples
+    --------
+    >>> key = certificate_key(certificate([0, 1, 2], 3))
+    >>> len(key), key == certificate_key(certificate([0, 3, 6], 3))  # two lines
+    (32, True)
+    """
+    return hashlib.blake2b(certificate, digest_size=16).hexdigest()
 
 
 def stabiliser_order(configuration: Iterable[int], properties: int) -> int:

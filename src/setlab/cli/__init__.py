@@ -20,6 +20,7 @@ from setlab.errors import SetlabError
 
 COMMAND_GROUPS = (
     "cards", "demo", "game", "draw", "report", "heuristic", "maxsets", "caps", "serve",
+    "certify",
 )  # fmt: skip
 """The command modules of :mod:`setlab.cli`, in the order ``setlab --help`` lists them. They are
 imported when the parser is built, inside :func:`main`, so that a Ctrl-C during start-up is

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from setlab.cards import Card
-from setlab.certificates import verify_store
+from setlab.certificates import trusted, verify_store
 from setlab.cli.common import (
     add_properties,
     add_scheduler,
@@ -227,4 +227,5 @@ def run_verify(args: argparse.Namespace) -> int:
             print(f"FAIL {check.problem} P={check.properties} n={check.cards} {check.what}: "
                   f"{check.detail}")  # fmt: skip
         print(f"{len(checks) - len(failed)} of {len(checks)} checks passed")
+        print(trusted(args.rerun))
     return 1 if failed else 0

@@ -17,7 +17,7 @@ import hashlib
 import json
 import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
@@ -31,7 +31,7 @@ from setlab.extremal.identities import greatest_degree_bound, least_degree_bound
 from setlab.geometry import affine_group_order, third_card_table
 from setlab.kernels import pair_completions
 from setlab.store import Sense, Store
-from setlab.symmetry import certificate, point_orbits, stabiliser_order
+from setlab.symmetry import certificate, certificate_key, point_orbits, stabiliser_order
 
 __all__ = [
     "Level",
@@ -40,10 +40,17 @@ __all__ = [
     "generate_levels",
     "job_name",
     "level_thresholds",
+    "merge_classes",
     "orbit_sizes",
     "run_level",
     "search",
+    "task_key",
 ]
+
+CODE_VERSION = "search-v2"
+"""Version of the level rules (pruning, one card per stabiliser orbit, dedup by the whole
+certificate, the representative first met in level order): it names every checkpoint, so a
+checkpoint written under other rules is never read."""
 
 _SERIAL_WORK = 20_000
 """Below this many (parent, card) pairs a level runs in this process: a pool costs more."""
@@ -128,7 +135,7 @@ def extend_classes(
     """
     n = deck_size(properties)
     third = third_card_table(properties).astype(np.int64)
-    found: dict[str, list[Any]] = {}
+    found: dict[str, list[tuple[bytes, list[Any]]]] = {}  # key -> (certificate, class) pairs
     children = certificate_calls = automorphism_calls = 0
     for cards, sets in parents:
         s = np.asarray(cards, dtype=np.int64)
@@ -153,11 +160,14 @@ def extend_classes(
                 continue
             # Isomorph rejection: equivalent children share a certificate; the first is kept.
             child = sorted([*cards, x])
-            key = certificate(child, properties).hex()
+            whole = certificate(child, properties)
+            key = certificate_key(whole)
             certificate_calls += 1
-            found.setdefault(key, [key, child, count])
+            bucket = found.setdefault(key, [])
+            if all(whole != other for other, _ in bucket):
+                bucket.append((whole, [key, child, count]))
     return {
-        "classes": list(found.values()),
+        "classes": [item for bucket in found.values() for _, item in bucket],
         "children": children,
         "certificate_calls": certificate_calls,
         "automorphism_calls": automorphism_calls,
@@ -187,19 +197,71 @@ def _hash(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
 
 
+def task_key(job: str, arguments: Sequence[Any], parents: Sequence[Any]) -> str:
+    """Checkpoint key of one task: a hash of all its input (its job, whose name carries the code
+    version and the level, the arguments and the parents it extends), never its position in a
+    level. A checkpoint is found only by a task with the same input, so a stale or foreign one
+    is recomputed, not trusted.
+
+    Examples
+    --------
+    >>> a = task_key("search-v2/max/P3/level3", (3, "max", 1), [[[0, 1], 0]])
+    >>> a == task_key("search-v2/max/P3/level3", (3, "max", 1), [[[0, 1], 0]])
+    True
+    >>> a == task_key("search-v2/max/P3/level3", (3, "max", 1), [[[0, 2], 0]])  # other parents
+    False
+    """
+    return _hash([job, list(arguments), list(parents)])
+
+
+def merge_classes(items: Iterable[list[Any]], properties: int) -> list[list[Any]]:
+    """One ``[key, cards, sets]`` per class among ``items``, the first met kept.
+
+    Items with equal keys are compared on their whole certificates (recomputed here, once per
+    item that meets a key already seen): a key only finds candidates, it never decides.
+
+    Examples
+    --------
+    >>> line, other_line = [0, 1, 2], [0, 3, 6]
+    >>> items = [[certificate_key(certificate(c, 3)), c, 1] for c in (line, other_line)]
+    >>> [cards for _, cards, _ in merge_classes(items, 3)]
+    [[0, 1, 2]]
+    """
+    kept: dict[str, list[list[Any]]] = {}
+    wholes: dict[int, bytes] = {}  # id of a kept item -> its certificate, computed when needed
+
+    def whole(item: list[Any]) -> bytes:
+        if id(item) not in wholes:
+            wholes[id(item)] = certificate(item[1], properties)
+        return wholes[id(item)]
+
+    out = []
+    for item in items:
+        bucket = kept.setdefault(item[0], [])
+        if bucket:
+            mine = certificate(item[1], properties)
+            if any(whole(other) == mine for other in bucket):
+                continue
+            wholes[id(item)] = mine
+        bucket.append(item)
+        out.append(item)
+    return out
+
+
 def job_name(properties: int, sense: Sense, thresholds: list[int], level: int) -> str:
     """Checkpoint job name of one level. Level k depends only on P, the sense and T_0..T_k (and
-    the pruning rules, versioned ``v1``), so searches for different n share equal levels.
+    the level rules, versioned by :data:`CODE_VERSION`), so searches for different n share
+    equal levels; each task inside is keyed by :func:`task_key`.
 
     Examples
     --------
     >>> job_name(3, "max", [0, 0, 0, 1], 3).split("/")[:4]
-    ['search-v1', 'max', 'P3', 'level3']
+    ['search-v2', 'max', 'P3', 'level3']
     >>> job_name(3, "max", [0, 0, 0, 1], 2) == job_name(3, "max", [0, 0, 0, 5], 2)  # shared
     True
     """
     prefix = _hash(thresholds[: level + 1])[:16]
-    return f"search-v1/{sense}/P{properties}/level{level}/{prefix}"
+    return f"{CODE_VERSION}/{sense}/P{properties}/level{level}/{prefix}"
 
 
 def run_level(
@@ -221,11 +283,11 @@ def run_level(
 
     The step every level-by-level generator shares, whatever its rule for children (certificate
     deduplication in :func:`generate_levels`, canonical augmentation in
-    :func:`setlab.extremal.caps.generate`). A task is named by the range of parents it extends,
-    ``"0000000-0000064"``, and the ranges depend on the level and ``size`` alone, never on the
-    number of workers: a generation checkpointed under ``job`` and resumed with another pool
-    size (or on a Dask cluster, ``scheduler``; see :func:`setlab.executor.run_tasks`) finds each
-    finished task under the same name, for the same work.
+    :func:`setlab.extremal.caps.generate`). A task is keyed by a hash of its whole input
+    (:func:`task_key`), never by its position, and the runs depend on the level and ``size``
+    alone, never on the number of workers: a generation checkpointed under ``job`` and resumed
+    with another pool size (or on a Dask cluster, ``scheduler``; see
+    :func:`setlab.executor.run_tasks`) finds a finished task only if it did exactly this work.
 
     Examples
     --------
@@ -235,8 +297,8 @@ def run_level(
     >>> [[(cards, sets) for _, cards, sets in payload["classes"]] for payload in out]
     [[([0, 1], 0)], [([0, 1, 2], 1), ([0, 1, 3], 0)]]
     """
-    ranges = [(begin, min(begin + size, len(level))) for begin in range(0, len(level), size)]
-    tasks = {f"{b:07d}-{e:07d}": (*arguments, level[b:e]) for b, e in ranges}
+    runs = [list(level[begin : begin + size]) for begin in range(0, len(level), size)]
+    tasks = {task_key(job, arguments, run): (*arguments, run) for run in runs}
     payloads = run_tasks(
         job,
         tasks,
@@ -248,7 +310,7 @@ def run_level(
         description=description,
         summary=summary,
     )
-    return [payloads[key] for key in sorted(payloads)]  # zero-padded ranges sort as numbers
+    return [payloads[key] for key in tasks]  # in the order of the level
 
 
 def generate_levels(
@@ -295,7 +357,7 @@ def generate_levels(
         # Invariant: ``level`` holds one representative of each class of (k-1)-card
         # configurations passing T_{k-1}, so extending each by every card (one per orbit of its
         # stabiliser) reaches every class of k-card configurations passing T_k.
-        # Work split: parents in contiguous ranges (see run_level), a pool only when the level
+        # Work split: parents in contiguous runs (see run_level), a pool only when the level
         # is big enough.
         work = len(level) * (n - k + 1)
         pool = 1 if work < _SERIAL_WORK else (workers or default_workers())
@@ -311,20 +373,20 @@ def generate_levels(
             description=f"{description or f'{sense} P={properties}'} level {k}",
             summary=lambda done: f"{sum(len(p['classes']) for p in done.values())} children kept",
         )
-        # Isomorph rejection across tasks: one child per certificate, the first in task order.
-        merged: dict[str, list[Any]] = {}
-        for payload in payloads:
-            for item in payload["classes"]:
-                merged.setdefault(item[0], item)
-        keys = sorted(merged) if order == "certificate" else list(merged)
-        level = [[merged[key][1], merged[key][2]] for key in keys]
+        # Isomorph rejection across tasks: one child per certificate, the first in level order.
+        merged = merge_classes(
+            (item for payload in payloads for item in payload["classes"]), properties
+        )
+        if order == "certificate":
+            merged.sort(key=lambda item: (item[0], item[1]))
+        level = [[item[1], item[2]] for item in merged]
         yield Level(
             k,
             level,
             sum(p["children"] for p in payloads),
             sum(p["certificate_calls"] for p in payloads),
             sum(p["automorphism_calls"] for p in payloads),
-            _hash(sorted(merged)),
+            _hash(sorted(item[0] for item in merged)),
         )
         if not level:
             return
@@ -340,6 +402,8 @@ class SearchResult:
     ``classes[k]`` is the number of orbits kept at level k; ``best``/``witness`` the extreme set
     count at level n among the kept orbits (None when none passes: the claim is refuted).
     ``orbit_checks[k]`` records, on unpruned levels, that the orbit sizes sum to C(N, k).
+    ``levels[k - 1]`` names level k's representatives in the store (:meth:`Store.level`), for
+    each level built, so a checker can replay the closure of every level.
     """
 
     properties: int
@@ -353,6 +417,7 @@ class SearchResult:
     automorphism_calls: list[int] = field(default_factory=list)
     orbit_checks: dict[str, bool] = field(default_factory=dict)
     level_hashes: list[str] = field(default_factory=list)
+    levels: list[str] = field(default_factory=list)
     best: int | None = None
     witness: list[int] | None = None
     seconds: float = 0.0
@@ -381,7 +446,8 @@ def search(
     Level by level from the empty configuration (:func:`generate_levels`); each level's parents
     are split into tasks run by :func:`setlab.executor.run_tasks` and checkpointed in ``store``,
     so an interrupted search resumes; ``scheduler`` (a Dask scheduler address) runs them on a
-    cluster. Unpruned levels are checked by orbit-stabiliser when ``check_orbits``.
+    cluster; every level's representatives are stored there too (:meth:`Store.record_level`,
+    named in ``levels``). Unpruned levels are checked by orbit-stabiliser when ``check_orbits``.
 
     Returns a :class:`SearchResult`. For max, ``best is None`` proves that no configuration has
     ``threshold`` sets; otherwise ``best`` is the maximum (every configuration with at least
@@ -430,6 +496,10 @@ def search(
         result.certificate_calls.append(built.certificate_calls)
         result.automorphism_calls.append(built.automorphism_calls)
         result.level_hashes.append(built.hash)
+        if store is not None:
+            name = job_name(properties, sense, thresholds, built.k)
+            store.record_level(name, properties, built.k, [cards for cards, _ in level])
+            result.levels.append(name)
         # Orbit-stabiliser check: on a level that prunes nothing the orbit sizes of the classes
         # add up to all C(N, k) configurations; a missed or doubled class breaks the sum.
         if check_orbits and _unpruned(sense, built.k, thresholds[built.k]):

@@ -1,0 +1,271 @@
+"""Proof bundles: every proven M(n) and m(n) of the store as files a sceptic re-checks alone.
+
+A bundle is a directory: one JSON file per proven value (its witness as digit vectors and its
+proof: the method, a certificate, the values it cites), the representatives of every search
+level the proofs use, ``manifest.json``, and ``check.py``, a checker written from the
+mathematics that imports no setlab module (the standard library, numpy, python-igraph). The
+values a proof cites (the other problem, n - 1, the slice values of dimension P - 1) go in too,
+so every chain of citations ends in the bundle. See docs/certificates.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from setlab.cards import check_properties, deck_size, vector_of
+from setlab.certificates import Key, citations
+from setlab.errors import SetlabError
+from setlab.store import PROBLEMS, Result, Store
+
+__all__ = [
+    "BUNDLE_FORMAT",
+    "PROGRAM_METHODS",
+    "BundleSummary",
+    "program_certificate",
+    "value_proof",
+    "write_bundle",
+]
+
+BUNDLE_FORMAT = "setlab-proof-bundle/1"
+"""The ``format`` field of ``manifest.json``; ``check.py`` refuses any other."""
+
+PROGRAM_METHODS = ("bounds",)  # the values they cite: setlab.certificates.citations
+"""Store proof methods whose bound comes from a counting-identity program: in a bundle their
+method is ``"farkas"`` (exact rational multipliers), checked by ``farkas_check.py``."""
+
+
+@dataclass(frozen=True)
+class BundleSummary:
+    """What :func:`write_bundle` wrote: values by method, level files, bytes on disk."""
+
+    directory: Path
+    values: int
+    methods: dict[str, int]
+    levels: int
+    without_certificate: int
+    bytes: int
+    seconds: float
+
+
+def program_certificate(result: Result, store: Store) -> dict[str, Any] | None:
+    """The exact certificate of a bound proven by a counting-identity program, or None.
+
+    The program's LP relaxation (or, where it is feasible, a branching tree whose leaves are
+    infeasible) refuted with exact rational Farkas multipliers, by
+    :func:`setlab.extremal.farkas.record_certificate`; ``proofcheck/farkas_check.py`` rebuilds
+    the program from the identities and checks them. None for a program without one (the
+    integer program alone is infeasible and no tree within the node budget refutes it, or a
+    method other than the slice programs): the checker then fails the value, "no certificate".
+
+    Examples
+    --------
+    >>> from setlab.extremal.bounds import prove_max_bound
+    >>> store = Store(":memory:")
+    >>> record = prove_max_bound(4, 10, 13, {9: 12})
+    >>> _ = store.record_bound("maxsets", 4, 10, "max", 12, {"method": "bounds", "record": record},
+    ...                        "bounds")
+    >>> program_certificate(store.get("maxsets", 4, 10), store)["kind"]
+    'farkas'
+    """
+    from setlab.extremal.farkas import record_certificate  # SciPy: only for program proofs
+
+    record = (result.proof or {}).get("record") or {}
+    return record_certificate(record)
+
+
+def value_proof(result: Result, store: Store, level_file: dict[str, str]) -> dict[str, Any]:
+    """The ``proof`` object of a value file: method, certificate, cited values.
+
+    ``level_file`` maps a stored level's name to its file in the bundle (filled as levels are
+    met; :func:`write_bundle` writes them).
+    """
+    proof = result.proof or {}
+    method = proof.get("method")
+    cites = [{"properties": p, "cards": n, "sense": s} for p, n, s in citations(result)]
+    if method == "trivial":
+        return {"method": "trivial", "certificate": {"argument": proof.get("argument")}}
+    if method == "exhaustive":
+        return {
+            "method": "exhaustive",
+            "certificate": {"subsets": 2 ** deck_size(result.properties)},
+        }
+    if method == "search":
+        names = proof.get("levels")
+        if names is None:
+            raise SetlabError(
+                f"the search record of {_name(result)} has no stored levels (recorded before "
+                "levels were kept): solve it again on a fresh store"
+            )
+        files = []
+        for name in names:
+            if name not in level_file:
+                level_file[name] = f"levels/{hashlib.sha256(name.encode()).hexdigest()[:20]}.json"
+            files.append(level_file[name])
+        certificate = {
+            "threshold": proof["threshold"],
+            "levels": files,
+            "classes": proof["classes"],
+        }
+        return {"method": "search", "certificate": certificate}
+    if method == "deletion":
+        return {
+            "method": "deletion",
+            "certificate": {"previous": proof["previous"]},
+            "cites": cites,
+        }
+    if method == "complement":
+        kept = {k: proof[k] for k in ("identity", "min_bound", "max_bound") if k in proof}
+        return {"method": "complement", "certificate": kept, "cites": cites}
+    if method in PROGRAM_METHODS:
+        record = proof.get("record") or {}
+        return {
+            "method": "farkas",
+            "program": record.get("method"),
+            "certificate": program_certificate(result, store),
+            "cites": cites,
+        }
+    raise SetlabError(f"{_name(result)}: no bundle format for proof method {method!r}")
+
+
+def write_bundle(store: Store, properties: int, directory: str | os.PathLike[str]) -> BundleSummary:
+    """Write the proof bundle of every proven M(n), m(n) of AG(P,3) in ``store`` to ``directory``.
+
+    The values their proofs cite are written too (e.g. the (P-1)-dimensional values a slice
+    program assumed). The directory is built beside the target and renamed into place, so an
+    interruption leaves no half-written bundle; an existing bundle there is replaced, any other
+    non-empty directory refused.
+
+    Parameters
+    ----------
+    store
+        The results store.
+    properties
+        P.
+    directory
+        Where the bundle goes.
+
+    Returns
+    -------
+    BundleSummary
+
+    Examples
+    --------
+    >>> from setlab.extremal.maxsets import Solver
+    >>> store = Store(":memory:")
+    >>> _ = Solver(2, store).table()
+    >>> out = Path(tempfile.mkdtemp()) / "p2"
+    >>> summary = write_bundle(store, 2, out)
+    >>> summary.values, summary.methods, (out / "check.py").exists()
+    (20, {'exhaustive': 20}, True)
+    """
+    check_properties(properties)
+    started = time.perf_counter()
+    target = Path(directory)
+    if target.exists() and (not target.is_dir() or (
+        any(target.iterdir()) and not (target / "manifest.json").exists()
+    )):  # fmt: skip
+        raise SetlabError(f"{target} exists and is not an empty directory or a proof bundle")
+    results = _bundle_results(store, properties)
+    if not results:
+        raise SetlabError(f"the store holds no proven value for P = {properties}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        (work / "values").mkdir()
+        (work / "levels").mkdir()
+        level_file: dict[str, str] = {}
+        entries = []
+        methods: dict[str, int] = {}
+        missing = 0
+        for result in results:
+            proof = value_proof(result, store, level_file)
+            missing += proof["certificate"] is None
+            methods[proof["method"]] = methods.get(proof["method"], 0) + 1
+            letter = "M" if result.sense == "max" else "m"
+            file = f"values/{letter}{result.properties}-{result.cards:03d}.json"
+            value = {
+                "properties": result.properties,
+                "cards": result.cards,
+                "sense": result.sense,
+                "value": result.value,
+                "witness": [list(vector_of(c, result.properties)) for c in result.witness or []],
+                "proof": proof,
+                "setlab": {"bound_method": result.bound_method,
+                           "witness_method": result.witness_method},
+            }  # fmt: skip
+            (work / file).write_text(json.dumps(value) + "\n")
+            entries.append({"file": file, "properties": result.properties, "cards": result.cards,
+                            "sense": result.sense, "value": result.value,
+                            "method": proof["method"]})  # fmt: skip
+        for name, file in level_file.items():
+            representatives = store.level(name)
+            if representatives is None:
+                raise SetlabError(f"the store lost the search level {name}")
+            cards = len(representatives[0]) if representatives else None
+            level = {"name": name, "cards": cards, "representatives": representatives}
+            (work / file).write_text(json.dumps(level, separators=(",", ":")) + "\n")
+        _write_manifest(work, properties, entries)
+        checker = resources.files("setlab") / "proofcheck"
+        for source in checker.iterdir():
+            if source.name.endswith(".py"):
+                (work / source.name).write_text(source.read_text(encoding="utf-8"))
+        size = sum(f.stat().st_size for f in work.rglob("*") if f.is_file())
+        if target.exists():
+            shutil.rmtree(target)
+        work.rename(target)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return BundleSummary(target, len(entries), dict(sorted(methods.items())), len(level_file),
+                         missing, size, time.perf_counter() - started)  # fmt: skip
+
+
+def _bundle_results(store: Store, properties: int) -> list[Result]:
+    """The proven values of P and, transitively, every value their proofs cite."""
+    chosen: dict[Key, Result] = {}
+    pending: list[Key] = [
+        (r.properties, r.cards, r.sense)
+        for sense in ("max", "min")
+        for r in store.results(PROBLEMS[sense], properties)
+        if r.proven and r.witness is not None
+    ]
+    while pending:
+        key = pending.pop()
+        if key in chosen:
+            continue
+        result = store.get(PROBLEMS[key[2]], key[0], key[1])
+        if result is None or not result.proven or result.witness is None:
+            continue  # the checker reports the citation of a value the bundle does not hold
+        chosen[key] = result
+        pending.extend(citations(result))
+    return [chosen[k] for k in sorted(chosen, key=lambda k: (k[0], k[2], k[1]))]
+
+
+def _write_manifest(work: Path, properties: int, entries: list[dict[str, Any]]) -> None:
+    from setlab import __version__
+
+    manifest = {
+        "format": BUNDLE_FORMAT,
+        "properties": properties,
+        "setlab": __version__,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "cards": "a card is its P digits 0, 1, 2; in level files a card index is those digits "
+        "read as a base-3 number, first digit most significant",
+        "check": "python check.py DIR",
+        "values": entries,
+    }
+    (work / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+
+
+def _name(result: Result) -> str:
+    letter = "M" if result.sense == "max" else "m"
+    return f"{letter}_{result.properties}({result.cards})"

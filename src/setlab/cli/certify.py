@@ -1,0 +1,54 @@
+"""``setlab certify``: write the proof bundle of every proven value, with its own checker."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from setlab.bundle import write_bundle
+from setlab.cards import check_properties
+from setlab.cli.common import add_properties
+from setlab.errors import SetlabError
+from setlab.store import Store, default_store_path
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "certify",
+        help="write a proof bundle that a standalone checker re-checks",
+        description="Write one JSON file per proven M(n) and m(n) of AG(P,3) in the store "
+        "(witness and proof certificate), the search levels the proofs use, manifest.json and "
+        "check.py, a checker sharing no code with setlab: python DIR/check.py DIR.",
+    )
+    add_properties(parser)
+    parser.add_argument("--out", metavar="DIR", required=True, help="the bundle's directory")
+    parser.add_argument(
+        "--store",
+        metavar="PATH",
+        default=None,
+        help=f"results store (default {default_store_path()})",
+    )
+    parser.set_defaults(run=run_certify)
+
+
+def run_certify(args: argparse.Namespace) -> int:
+    check_properties(args.properties)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise SetlabError(f"--out {out} is a file, not a directory")
+    if out.is_dir() and any(out.iterdir()) and not (out / "manifest.json").exists():
+        raise SetlabError(f"--out {out} is a non-empty directory that holds no proof bundle")
+    if args.store is not None and not Path(args.store).exists():
+        raise SetlabError(f"no results store at {args.store}")
+    with Store(args.store) as store:
+        summary = write_bundle(store, args.properties, out)
+    methods = ", ".join(f"{count} {method}" for method, count in summary.methods.items())
+    print(
+        f"{summary.values} values ({methods}), {summary.levels} search levels, "
+        f"{summary.bytes / 1e6:.1f} MB in {summary.directory}, {summary.seconds:.1f} s"
+    )
+    if summary.without_certificate:
+        print(f"{summary.without_certificate} program-proven values have no certificate yet: "
+              "the checker will fail them")  # fmt: skip
+    print(f"check with: python {summary.directory / 'check.py'} {summary.directory}")
+    return 0

@@ -1,0 +1,297 @@
+"""Proof bundles and their standalone checker; the verifier's citations and stored levels.
+
+The checker (src/setlab/proofcheck/check.py) is run as a separate program on bundles written by
+``setlab certify``; each tampering below must make it fail naming the value, and the same
+tampering of the store must make ``setlab verify`` fail.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import itertools
+import json
+import sqlite3
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from setlab.bundle import write_bundle
+from setlab.certificates import check_citations, verify_store
+from setlab.cli import main
+from setlab.extremal.maxsets import Solver
+from setlab.geometry import random_affine_map
+from setlab.store import Store
+from setlab.symmetry import orbit_representatives
+
+CHECKER = Path(__file__).resolve().parents[1] / "src" / "setlab" / "proofcheck"
+
+
+def run_checker(bundle: Path, workers: int = 1) -> tuple[int, list[str]]:
+    done = subprocess.run(
+        [sys.executable, str(bundle / "check.py"), str(bundle), "--workers", str(workers)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert not done.stderr.strip(), done.stderr
+    return done.returncode, done.stdout.splitlines()
+
+
+def failures(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("FAIL")]
+
+
+@pytest.fixture(scope="module")
+def p4_sample(tmp_path_factory):
+    """A P = 4 store with M(n), m(n) proven for n <= 12 (trivial, deletion, search) and
+    M(75) (complement of a cap)."""
+    root = tmp_path_factory.mktemp("p4")
+    store = Store(root / "store.sqlite")
+    solver = Solver(4, store, workers=1)
+    for n in range(13):
+        solver.max(n)
+        solver.min(n)
+    solver.max(75)
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def sample_bundle(p4_sample, tmp_path):
+    return write_bundle(p4_sample, 4, tmp_path / "bundle").directory
+
+
+def edit_json(path: Path, change) -> None:
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+def test_the_checker_imports_only_the_standard_library_numpy_and_igraph():
+    for path in CHECKER.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                assert node.level == 0, f"{path.name}: a relative import"
+                names = [node.module or ""]
+            for name in names:
+                top = name.split(".")[0]
+                assert top in sys.stdlib_module_names or top in ("numpy", "igraph"), (
+                    f"{path.name} imports {name}"
+                )
+
+
+def load_checker():
+    spec = importlib.util.spec_from_file_location("bundle_check", CHECKER / "check.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_checkers_canonical_form_is_a_complete_invariant(seed):
+    """bliss's form: equal on affine images, different on inequivalent configurations (the
+    classes of 4-subsets of AG(3,3) by nauty, an independent count)."""
+    check = load_checker()
+    space = check.space(3)
+    rng = np.random.default_rng(seed)
+    cards = sorted(rng.choice(27, int(rng.integers(2, 14)), replace=False).tolist())
+    image = sorted(int(c) for c in random_affine_map(3, seed)(cards))
+    assert space.form(cards) == space.form(image)
+    subsets = [list(c) for c in itertools.combinations(range(27), 4)][seed::50]
+    forms = {space.form(c) for c in subsets}
+    assert len(forms) == len(orbit_representatives(subsets, 3))
+
+
+def test_the_p3_bundle_passes_the_checker(tmp_path):
+    store = Store(tmp_path / "p3.sqlite")
+    Solver(3, store).table()
+    out = tmp_path / "p3"
+    assert (
+        main(["certify", "-p", "3", "--out", str(out), "--store", str(tmp_path / "p3.sqlite")]) == 0
+    )
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert len(manifest["values"]) == 56
+    code, lines = run_checker(out)
+    assert code == 0 and lines[-1] == "56 passed, 0 failed", failures(lines)
+    value = json.loads((out / "values" / "M3-009.json").read_text())
+    assert {"properties", "cards", "sense", "value", "witness", "proof"} <= set(value)
+    assert value["value"] == 12 and value["proof"]["method"] == "exhaustive"
+    edit_json(out / "values" / "M3-009.json", lambda d: d.update(value=11))  # 12 is the max
+    code, lines = run_checker(out)
+    assert code == 1 and [f.split()[1] for f in failures(lines)] == ["M_3(9)"]
+
+
+def test_a_p4_sample_bundle_passes_and_so_does_verify(p4_sample, sample_bundle):
+    code, lines = run_checker(sample_bundle, workers=2)
+    assert code == 0, failures(lines)
+    methods = {json.loads(p.read_text())["proof"]["method"] for p in sample_bundle.glob("values/*")}
+    assert methods == {"trivial", "deletion", "search", "complement"}
+    assert lines[-1] == f"{len(list(sample_bundle.glob('values/*')))} passed, 0 failed"
+    assert all(c.ok for c in verify_store(p4_sample))
+
+
+@pytest.mark.parametrize("step", [1, -1])
+def test_a_value_changed_by_one_fails(sample_bundle, step):
+    edit_json(sample_bundle / "values" / "M4-012.json", lambda d: d.update(value=d["value"] + step))
+    code, lines = run_checker(sample_bundle)
+    assert code == 1 and "FAIL M_4(12)" in " ".join(failures(lines))
+
+
+def test_a_replaced_witness_card_fails(sample_bundle):
+    def replace(data):
+        deck = [
+            [a, b, c, d] for a in range(3) for b in range(3) for c in range(3) for d in range(3)
+        ]
+        data["witness"][-1] = next(card for card in deck if card not in data["witness"])
+
+    edit_json(sample_bundle / "values" / "M4-011.json", replace)
+    code, lines = run_checker(sample_bundle)
+    assert code == 1 and "FAIL M_4(11)" in " ".join(failures(lines))
+
+
+def test_a_representative_removed_from_a_search_level_fails(sample_bundle):
+    value = json.loads((sample_bundle / "values" / "M4-012.json").read_text())
+    levels = value["proof"]["certificate"]["levels"]
+    k, path = next(
+        (k, sample_bundle / p)
+        for k, p in enumerate(levels, start=1)
+        if len(json.loads((sample_bundle / p).read_text())["representatives"]) > 1
+    )
+    edit_json(path, lambda d: d["representatives"].pop())
+    code, lines = run_checker(sample_bundle)
+    failed = " ".join(failures(lines))
+    assert code == 1 and "FAIL M_4(12)" in failed and f"level {k - 1} -> {k}" in failed
+
+
+def test_a_citation_cycle_fails(sample_bundle):
+    cycle = {"method": "deletion", "certificate": {},
+             "cites": [{"properties": 4, "cards": 9, "sense": "max"}]}  # fmt: skip
+    edit_json(sample_bundle / "values" / "M4-008.json", lambda d: d.update(proof=cycle))
+    assert json.loads((sample_bundle / "values" / "M4-009.json").read_text())["proof"]["cites"]
+    code, lines = run_checker(sample_bundle)
+    failed = failures(lines)
+    assert code == 1 and any("citation cycle" in f for f in failed)
+    assert {f.split()[1] for f in failed} >= {"M_4(8)", "M_4(9)"}
+
+
+def test_a_program_bound_without_certificate_fails_honestly(sample_bundle):
+    program = {"method": "farkas", "program": "slice-ilp", "certificate": None, "cites": []}
+    edit_json(sample_bundle / "values" / "M4-010.json", lambda d: d.update(proof=program))
+    code, lines = run_checker(sample_bundle)
+    assert code == 1 and any("M_4(10)" in f and "no certificate" in f for f in failures(lines))
+
+
+# -- the same tampering of the store: setlab verify -------------------------------------------
+
+
+def copy_store(store: Store, path: Path) -> Path:
+    with sqlite3.connect(store.path) as source, sqlite3.connect(path) as target:
+        source.backup(target)
+    return path
+
+
+def verify_fails(path: Path, capsys, name: str) -> None:
+    assert main(["verify", "--store", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"P=4 n={name}" in out and "trusted:" in out
+
+
+@pytest.mark.parametrize("step", [1, -1])
+def test_verify_fails_a_value_changed_by_one(p4_sample, tmp_path, capsys, step):
+    path = copy_store(p4_sample, tmp_path / "tampered.sqlite")
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE results SET value=value+?, bound=bound+? WHERE problem='maxsets' "
+                   "AND properties=4 AND cards=12", (step, step))  # fmt: skip
+    verify_fails(path, capsys, "12")
+
+
+def test_verify_fails_a_replaced_witness_card(p4_sample, tmp_path, capsys):
+    path = copy_store(p4_sample, tmp_path / "tampered.sqlite")
+    witness = p4_sample.get("maxsets", 4, 11).witness
+    spare = next(c for c in range(81) if c not in witness)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE results SET witness=? WHERE problem='maxsets' AND properties=4 AND "
+                   "cards=11", (json.dumps([*witness[:-1], spare]),))  # fmt: skip
+    verify_fails(path, capsys, "11")
+
+
+def test_verify_fails_a_representative_removed_from_a_stored_level(p4_sample, tmp_path, capsys):
+    path = copy_store(p4_sample, tmp_path / "tampered.sqlite")
+    names = p4_sample.get("maxsets", 4, 12).proof["levels"]
+    name = next(n for n in names if len(p4_sample.level(n)) > 1)
+    level = np.asarray(p4_sample.level(name), dtype=np.uint16)[:-1]
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE levels SET count=?, data=? WHERE name=?",
+                   (len(level), zlib.compress(level.tobytes()), name))  # fmt: skip
+    verify_fails(path, capsys, "12")
+
+
+def test_verify_checks_a_search_record_against_its_stored_levels(p4_sample, tmp_path):
+    """A class count changed at an earlier level, or the last levels left out, passed while the
+    record was checked only against itself; the stored levels now contradict both."""
+    result = p4_sample.get("maxsets", 4, 12)
+    for change in ("count", "levels"):
+        proof = dict(result.proof)
+        if change == "count":
+            proof["classes"] = [c + (k == 5) for k, c in enumerate(proof["classes"])]
+        else:
+            proof["levels"] = proof["levels"][:-2]
+        path = copy_store(p4_sample, tmp_path / f"{change}.sqlite")
+        with sqlite3.connect(path) as db:
+            db.execute("UPDATE results SET proof=? WHERE problem='maxsets' AND properties=4 AND "
+                       "cards=12", (json.dumps(proof),))  # fmt: skip
+        with Store(path) as store:
+            bad = [c for c in verify_store(store) if not c.ok]
+        assert [(c.cards, c.what) for c in bad] == [(12, "bound")], change
+        assert "level" in bad[0].detail
+
+
+def test_verify_rejects_a_citation_cycle(tmp_path):
+    """Two records citing each other (a false M(31) = 120 once passed this way)."""
+    store = Store(tmp_path / "cycle.sqlite")
+    identity = 1080 - 31 * 50 // 2
+    store.record_bound("maxsets", 4, 31, "max", 120,
+                       {"method": "complement", "identity": identity, "min_bound": identity - 120},
+                       "complement")  # fmt: skip
+    store.record_bound("minsets", 4, 50, "min", identity - 120,
+                       {"method": "complement", "identity": identity, "max_bound": 120},
+                       "complement")  # fmt: skip
+    check = check_citations(store.get("maxsets", 4, 31), store)
+    assert not check.ok and check.detail == "citation cycle M_4(31) -> m_4(50) -> M_4(31)"
+    assert not check_citations(store.get("minsets", 4, 50), store).ok
+
+
+@pytest.mark.slow
+def test_the_whole_p4_bundle(tmp_path):
+    """Every proven value of the real deck: the checker passes all but the program-proven ones
+    (no certificate until the Farkas certificates are written) and what cites them."""
+    store = Store(tmp_path / "p4.sqlite")
+    Solver(4, store).table()
+    bundle = write_bundle(store, 4, tmp_path / "p4")
+    code, lines = run_checker(bundle.directory, workers=2)
+    failed = failures(lines)
+    programs = {
+        json.loads(p.read_text())["proof"]["method"] == "farkas"
+        and json.loads(p.read_text())["proof"]["certificate"] is None
+        for p in bundle.directory.glob("values/*")
+    }
+    if True not in programs:
+        assert code == 0 and not failed, failed
+    else:
+        assert failed and all("no certificate" in line for line in failed), failed
+    assert lines[-1].endswith(f"{len(failed)} failed")
+
+
+def test_a_merged_search_record_brings_its_levels(p4_sample, tmp_path):
+    target = Store(tmp_path / "merged.sqlite")
+    target.merge(p4_sample, "maxsets", 4)
+    checks = [c for c in verify_store(target, 4) if c.what == "bound" and c.cards == 12]
+    assert checks[0].ok and "stored levels checked" in checks[0].detail
