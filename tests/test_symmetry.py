@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from math import comb
 
 import numpy as np
@@ -15,6 +16,7 @@ from setlab.extremal.caps import deck
 from setlab.geometry import random_affine_map
 from setlab.symmetry import (
     affine_incidence,
+    canonical_form,
     certificate,
     orbit_representatives,
     orbit_size,
@@ -77,3 +79,35 @@ def test_the_two_pictures_of_ag33_give_one_group(seed, size):
 def test_inexact_group_orders_are_refused():
     with pytest.raises(SetlabError, match="nauty inconsistent"):
         affine_incidence(2).index(7)  # 7 does not divide |AGL(2,3)| = 432
+
+
+def test_canonical_forms_are_equal_exactly_for_affine_images():
+    """The canonical form is a complete invariant: on AG(2,3), two configurations have equal
+    forms iff one of the 432 affine maps carries one onto the other (brute force); on AG(3,3)
+    and AG(4,3) the forms split random configurations and their images as nauty's whole
+    certificates do."""
+    vectors = [tuple(int(d) for d in v) for v in itertools.product(range(3), repeat=2)]
+    index = {v: i for i, v in enumerate(vectors)}
+    maps = []
+    for a, b, c, d, e, f in itertools.product(range(3), repeat=6):
+        if (a * d - b * c) % 3:
+            maps.append([index[((a * x + b * y + e) % 3, (c * x + d * y + f) % 3)]
+                         for x, y in vectors])  # fmt: skip
+    assert len(maps) == 432
+    rng = random.Random(7)
+    configurations = [sorted(rng.sample(range(9), rng.randint(0, 9))) for _ in range(60)]
+    for s, t in itertools.combinations(configurations, 2):
+        images = {tuple(sorted(g[x] for x in s)) for g in maps}
+        assert (canonical_form(s, 2) == canonical_form(t, 2)) == (tuple(t) in images)
+    for properties in (3, 4):
+        n = 3**properties
+        sample = []
+        for _ in range(80):
+            s = sorted(rng.sample(range(n), rng.randint(1, 15)))
+            image = sorted(int(x) for x in random_affine_map(properties, rng.randrange(10**6))(s))
+            sample += [s, image]
+        forms = {}
+        for s in sample:
+            forms.setdefault(canonical_form(s, properties), set()).add(certificate(s, properties))
+        assert all(len(certificates) == 1 for certificates in forms.values())
+        assert len(forms) == len({certificate(s, properties) for s in sample})

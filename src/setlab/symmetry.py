@@ -30,11 +30,12 @@ import pynauty
 
 from setlab.cards import deck_size
 from setlab.errors import SetlabError
-from setlab.geometry import affine_group_order, flats
+from setlab.geometry import affine_group_order, digits, flats
 
 __all__ = [
     "Incidence",
     "affine_incidence",
+    "canonical_form",
     "certificate",
     "certificate_key",
     "orbit_representatives",
@@ -157,6 +158,75 @@ def certificate(configuration: Iterable[int], properties: int) -> bytes:
     False
     """
     return affine_incidence(properties).certificate(configuration)
+
+
+def canonical_form(configuration: Iterable[int], properties: int) -> str:
+    """A complete invariant of S under AGL(P,3), as short as S: the cards of S written in an
+    affine frame that nauty's canonical labelling picks out.
+
+    nauty's canonical labelling of S's coloured graph orders the points, and an affine map g
+    carries the order for S to the order for g(S) (up to automorphisms of S). Take the first
+    point as origin o and, going down the order, each point p whose p - o is independent of
+    those taken, until P are taken: a frame F_S, with g(F_S) = F_g(S). The coordinates of S in
+    its frame are therefore equal for equivalent configurations; and when two configurations
+    have equal coordinates, the affine map sending one frame to the other sends one
+    configuration to the other. So equal forms <=> one orbit: the form decides equality
+    itself, it is not a digest. The form is the sorted coordinate indices, in hex.
+
+    Examples
+    --------
+    >>> from setlab.geometry import random_affine_map
+    >>> square = [0, 1, 2, 3, 4, 5, 6, 7, 8]  # a 2-flat of AG(4,3)
+    >>> f = random_affine_map(4, 1)
+    >>> canonical_form(square, 4) == canonical_form(f(square), 4)
+    True
+    >>> canonical_form([0, 1, 2], 4) == canonical_form([0, 1, 3], 4)  # a line vs a triangle
+    False
+    """
+    cards = [int(c) for c in configuration]
+    incidence = affine_incidence(properties)
+    order = [v for v in pynauty.canon_label(incidence.coloured(cards)) if v < incidence.points]
+    vectors = _vectors(properties)
+    origin = vectors[order[0]]
+    # The frame: reduce each p - o against the rows taken so far (Gauss-Jordan mod 3, each row
+    # with a leading 1 in its own pivot column); a non-zero remainder is independent. Beside
+    # each row, the combination of frame vectors it is, so that the rows end as F^-1.
+    rows: list[list[int]] = []
+    pivots: list[int] = []
+    frame: list[tuple[int, ...]] = []
+    for point in order[1:]:
+        rest = [(a - b) % 3 for a, b in zip(vectors[point], origin, strict=True)]
+        rest += [int(j == len(frame)) for j in range(properties)]  # which frame vector it is
+        for row, pivot in zip(rows, pivots, strict=True):
+            factor = rest[pivot]
+            if factor:
+                rest = [(a - factor * b) % 3 for a, b in zip(rest, row, strict=True)]
+        if not any(rest[:properties]):
+            continue  # p - o lies in the span of the frame so far
+        pivot = next(i for i in range(properties) if rest[i])
+        rest = [(a * rest[pivot]) % 3 for a in rest]  # 1 * 1 = 2 * 2 = 1 mod 3: a leading 1
+        rows = [
+            [(a - row[pivot] * b) % 3 for a, b in zip(row, rest, strict=True)] for row in rows
+        ] + [rest]
+        pivots.append(pivot)
+        frame.append(vectors[point])
+        if len(frame) == properties:
+            break
+    # The rows now read e_pivot = sum_j inverse[pivot][j] (f_j - o): so the coordinates of
+    # s - o in the frame are inverse^T applied to it, pivot by pivot.
+    inverse = np.zeros((properties, properties), dtype=np.int64)
+    for row, pivot in zip(rows, pivots, strict=True):
+        inverse[pivot] = row[properties:]
+    shifted = (np.array([vectors[c] for c in cards], dtype=np.int64).reshape(-1, properties)
+               - np.array(origin)) % 3  # fmt: skip
+    coordinates = (shifted @ inverse) % 3
+    indices = sorted((coordinates @ (3 ** np.arange(properties - 1, -1, -1))).tolist())
+    return f"{len(cards)}:" + ",".join(f"{i:x}" for i in indices)
+
+
+@cache
+def _vectors(properties: int) -> list[tuple[int, ...]]:
+    return [tuple(int(d) for d in row) for row in digits(properties)]
 
 
 def certificate_key(certificate: bytes) -> str:

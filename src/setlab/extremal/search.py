@@ -3,7 +3,8 @@
 Level k holds one representative per AGL-orbit of the k-card configurations whose set count
 passes the level threshold T_k. Level k is built by adding every card to every level-(k-1)
 representative (one card per orbit of the representative's stabiliser) and keeping one child per
-nauty certificate. A configuration passing T_k has a card whose deletion leaves one passing
+canonical form (:func:`~setlab.symmetry.canonical_form`, a complete invariant read off nauty's
+canonical labelling). A configuration passing T_k has a card whose deletion leaves one passing
 T_{k-1} (see :func:`level_thresholds`), so no orbit passing T_n is ever missed. The max and min
 searches (:func:`search`) and the cap classes of :mod:`setlab.extremal.nearcaps` (threshold 0
 for min: no set at all) all run the one level loop :func:`generate_levels`; its step
@@ -31,7 +32,7 @@ from setlab.extremal.identities import greatest_degree_bound, least_degree_bound
 from setlab.geometry import affine_group_order, third_card_table
 from setlab.kernels import pair_completions
 from setlab.store import Sense, Store
-from setlab.symmetry import certificate, certificate_key, point_orbits, stabiliser_order
+from setlab.symmetry import canonical_form, point_orbits, stabiliser_order
 
 __all__ = [
     "Level",
@@ -47,9 +48,9 @@ __all__ = [
     "task_key",
 ]
 
-CODE_VERSION = "search-v2"
-"""Version of the level rules (pruning, one card per stabiliser orbit, dedup by the whole
-certificate, the representative first met in level order): it names every checkpoint, so a
+CODE_VERSION = "search-v3"
+"""Version of the level rules (pruning, one card per stabiliser orbit, dedup by the canonical
+form, the representative first met in level order): it names every checkpoint, so a
 checkpoint written under other rules is never read."""
 
 _SERIAL_WORK = 20_000
@@ -125,7 +126,7 @@ def extend_classes(
 
     A child adds a card x to the parent S; its set count is sets(S) plus the number of pairs of S
     whose third card is x. Only one x per orbit of Aut(S) is tried. Returns the classes found
-    (``[certificate hex, cards, sets]``, first seen kept) and the work done.
+    (``[canonical form, cards, sets]``, first seen kept) and the work done.
 
     Examples
     --------
@@ -135,7 +136,7 @@ def extend_classes(
     """
     n = deck_size(properties)
     third = third_card_table(properties).astype(np.int64)
-    found: dict[str, list[tuple[bytes, list[Any]]]] = {}  # key -> (certificate, class) pairs
+    found: dict[str, list[Any]] = {}  # canonical form -> [form, cards, sets]
     children = certificate_calls = automorphism_calls = 0
     for cards, sets in parents:
         s = np.asarray(cards, dtype=np.int64)
@@ -158,16 +159,14 @@ def extend_classes(
             # Pruning: a child failing T_k is no deletion of a configuration passing T_n.
             if not _passes(sense, count, threshold):
                 continue
-            # Isomorph rejection: equivalent children share a certificate; the first is kept.
+            # Isomorph rejection: equivalent children share a canonical form (a complete
+            # invariant, not a digest); the first is kept.
             child = sorted([*cards, x])
-            whole = certificate(child, properties)
-            key = certificate_key(whole)
+            form = canonical_form(child, properties)
             certificate_calls += 1
-            bucket = found.setdefault(key, [])
-            if all(whole != other for other, _ in bucket):
-                bucket.append((whole, [key, child, count]))
+            found.setdefault(form, [form, child, count])
     return {
-        "classes": [item for bucket in found.values() for _, item in bucket],
+        "classes": list(found.values()),
         "children": children,
         "certificate_calls": certificate_calls,
         "automorphism_calls": automorphism_calls,
@@ -181,7 +180,7 @@ def extend_classes(
 class Level:
     """Level k of a generation: one ``[cards, sets]`` per class kept, and the work it took.
 
-    ``hash`` digests the sorted certificates of the classes, so equal levels hash equally
+    ``hash`` digests the sorted canonical forms of the classes, so equal levels hash equally
     whatever their representatives.
     """
 
@@ -205,47 +204,32 @@ def task_key(job: str, arguments: Sequence[Any], parents: Sequence[Any]) -> str:
 
     Examples
     --------
-    >>> a = task_key("search-v2/max/P3/level3", (3, "max", 1), [[[0, 1], 0]])
-    >>> a == task_key("search-v2/max/P3/level3", (3, "max", 1), [[[0, 1], 0]])
+    >>> a = task_key("search-v3/max/P3/level3", (3, "max", 1), [[[0, 1], 0]])
+    >>> a == task_key("search-v3/max/P3/level3", (3, "max", 1), [[[0, 1], 0]])
     True
-    >>> a == task_key("search-v2/max/P3/level3", (3, "max", 1), [[[0, 2], 0]])  # other parents
+    >>> a == task_key("search-v3/max/P3/level3", (3, "max", 1), [[[0, 2], 0]])  # other parents
     False
     """
     return _hash([job, list(arguments), list(parents)])
 
 
-def merge_classes(items: Iterable[list[Any]], properties: int) -> list[list[Any]]:
-    """One ``[key, cards, sets]`` per class among ``items``, the first met kept.
+def merge_classes(items: Iterable[list[Any]]) -> list[list[Any]]:
+    """One ``[form, cards, sets]`` per class among ``items``, the first met kept.
 
-    Items with equal keys are compared on their whole certificates (recomputed here, once per
-    item that meets a key already seen): a key only finds candidates, it never decides.
+    The forms are :func:`~setlab.symmetry.canonical_form`: complete invariants, so equal forms
+    are one class and unequal forms two; nothing is decided by a digest.
 
     Examples
     --------
-    >>> line, other_line = [0, 1, 2], [0, 3, 6]
-    >>> items = [[certificate_key(certificate(c, 3)), c, 1] for c in (line, other_line)]
-    >>> [cards for _, cards, _ in merge_classes(items, 3)]
-    [[0, 1, 2]]
+    >>> line, other_line, triangle = [0, 1, 2], [0, 3, 6], [0, 1, 3]
+    >>> items = [[canonical_form(c, 3), c, 0] for c in (line, other_line, triangle)]
+    >>> [cards for _, cards, _ in merge_classes(items)]
+    [[0, 1, 2], [0, 1, 3]]
     """
-    kept: dict[str, list[list[Any]]] = {}
-    wholes: dict[int, bytes] = {}  # id of a kept item -> its certificate, computed when needed
-
-    def whole(item: list[Any]) -> bytes:
-        if id(item) not in wholes:
-            wholes[id(item)] = certificate(item[1], properties)
-        return wholes[id(item)]
-
-    out = []
+    kept: dict[str, list[Any]] = {}
     for item in items:
-        bucket = kept.setdefault(item[0], [])
-        if bucket:
-            mine = certificate(item[1], properties)
-            if any(whole(other) == mine for other in bucket):
-                continue
-            wholes[id(item)] = mine
-        bucket.append(item)
-        out.append(item)
-    return out
+        kept.setdefault(item[0], item)
+    return list(kept.values())
 
 
 def job_name(properties: int, sense: Sense, thresholds: list[int], level: int) -> str:
@@ -256,7 +240,7 @@ def job_name(properties: int, sense: Sense, thresholds: list[int], level: int) -
     Examples
     --------
     >>> job_name(3, "max", [0, 0, 0, 1], 3).split("/")[:4]
-    ['search-v2', 'max', 'P3', 'level3']
+    ['search-v3', 'max', 'P3', 'level3']
     >>> job_name(3, "max", [0, 0, 0, 1], 2) == job_name(3, "max", [0, 0, 0, 5], 2)  # shared
     True
     """
@@ -373,10 +357,8 @@ def generate_levels(
             description=f"{description or f'{sense} P={properties}'} level {k}",
             summary=lambda done: f"{sum(len(p['classes']) for p in done.values())} children kept",
         )
-        # Isomorph rejection across tasks: one child per certificate, the first in level order.
-        merged = merge_classes(
-            (item for payload in payloads for item in payload["classes"]), properties
-        )
+        # Isomorph rejection across tasks: one child per canonical form, the first in level order.
+        merged = merge_classes(item for payload in payloads for item in payload["classes"])
         if order == "certificate":
             merged.sort(key=lambda item: (item[0], item[1]))
         level = [[item[1], item[2]] for item in merged]
