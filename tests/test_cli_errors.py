@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
 import pytest
 
 from setlab.cli import main
+from setlab.errors import SetlabError
 
 SETLAB = [sys.executable, "-m", "setlab"]
 
@@ -109,10 +111,35 @@ def test_the_simulator_refuses_more_than_max_games():
         simulate(MAX_GAMES + 1)
 
 
-def test_simulate_a_tiny_deck_answers_without_a_traceback(capsys):
-    assert main(["simulate", "--games", "10", "-p", "1", "--no-progress"]) == 0
+@pytest.mark.parametrize("properties", ["1", "2"])
+def test_simulate_refuses_a_deck_smaller_than_the_deal(capsys, monkeypatch, properties):
+    # 12 cards dealt from 3 or 9: no game of SET, so one line and exit 2 before any play
+    import setlab.cli.game
+
+    forbid(monkeypatch, setlab.cli.game, "simulate")
+    message = refused(capsys, "simulate", "--games", "10", "-p", properties)
+    assert f"deals 12 cards, more than the {3 ** int(properties)} cards" in message
+
+
+@pytest.mark.parametrize("properties", ["0", "7", "11", "-1"])
+def test_simulate_refuses_decks_it_does_not_play(capsys, properties):
+    refused(capsys, "simulate", "--games", "10", "-p", properties)
+
+
+def test_simulate_p5_skips_the_exact_odds_and_says_why(capsys):
+    # counting the 12-caps of AG(5,3) would take far too long: the exact value is skipped at once
+    from setlab.extremal.caps import no_set_probability
+
+    with pytest.raises(SetlabError, match="P <= 4"):
+        no_set_probability(12, 5)
+    assert no_set_probability(5, 5) > 0  # small k: the closed form, any deck
+    assert main(["simulate", "--games", "20", "-p", "5", "--no-progress"]) == 0
     out, err = capsys.readouterr()
-    assert "10 games, P = 1" in out and err == ""
+    assert "(exact: not computed: cap counts cover P <= 4)" in out and err == ""
+    assert main(["simulate", "--games", "20", "-p", "5", "--json"]) == 0
+    exact = json.loads(capsys.readouterr()[0])["exact"]
+    assert exact["first_round_no_set_probability"] is None
+    assert exact["first_round_note"] == "not computed: cap counts cover P <= 4"
 
 
 def forbid(monkeypatch, module, name):
