@@ -250,3 +250,48 @@ def test_a_store_that_cannot_be_written_is_one_line(capsys, monkeypatch, tmp_pat
     monkeypatch.setattr(Store, "record_witness", read_only)
     line = refused(capsys, "maxsets", "-p", "2", "-n", "4", "--store", str(tmp_path / "s.db"))
     assert line == "error: results store: attempt to write a readonly database"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["maxsets", "-n", "99999"],
+        ["maxsets", "-p", "0", "-n", "5"],
+        ["maxsets", "--table", "-p", "99"],
+        ["minsets", "-n", "-3"],
+        ["verify", "-p", "0"],
+        ["caps", "count", "-p", "9"],
+        ["caps", "probability", "--cards", "999"],
+        ["heuristic", "search", "-n", "5", "--seed", "-5"],
+        ["heuristic", "cmm", "-p", "0"],
+        ["simulate", "-p", "1"],
+        ["maxsets", "-n", "5", "--store", "{store}"],  # --store naming the same new file
+    ],
+)
+def test_a_refused_command_creates_no_store(capsys, monkeypatch, tmp_path, argv):
+    store = tmp_path / "new" / "results.sqlite"
+    monkeypatch.setenv("SETLAB_STORE", str(store))
+    if argv[-1] == "{store}":
+        argv = [*argv[:-1], str(store)]
+        argv[2] = "-99"
+    refused(capsys, *argv)
+    assert not store.exists() and not store.parent.exists()
+
+
+def test_a_store_is_created_by_its_first_write_and_refused_where_it_cannot_be(tmp_path):
+    from setlab.store import Store
+
+    path = tmp_path / "a" / "b.sqlite"
+    store = Store(path)
+    assert store.get("maxsets", 4, 3) is None and store.finished_tasks("job") == {}
+    store.forget_job("job")
+    assert not path.exists()
+    store.finish_task("job", "t", [1])
+    assert path.exists() and Store(path).finished_tasks("job") == {"t": [1]}
+    store.close()
+    with pytest.raises(SetlabError, match="cannot open results store"):
+        Store(tmp_path)  # a directory
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(SetlabError, match="cannot create"):
+        Store(blocker / "s.sqlite")
