@@ -109,6 +109,7 @@ def _count_caps(properties: int, store: Store | None, workers: int | None) -> tu
         largest = LargestCap(properties, 3, len(run.largest), True, sorted(run.largest), proof)
         record_largest_cap(store, largest, method="canonical augmentation, full count")
         store.finish_task(COUNT_TABLE_JOB, f"P{properties}", [vars(c) for c in table])
+        run.forget(store)  # the table is kept: the level checkpoints have served
     return table
 
 
