@@ -295,3 +295,74 @@ def test_a_store_is_created_by_its_first_write_and_refused_where_it_cannot_be(tm
     blocker.write_text("")
     with pytest.raises(SetlabError, match="cannot create"):
         Store(blocker / "s.sqlite")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc for the threads")
+def test_ctrl_c_inside_a_long_simulation_is_one_line_and_130_at_once(tmp_path):
+    """The compiled kernel does not return to Python until its batch is done, so batches are
+    sized to end every quarter second: a SIGINT while the threads play is answered at once
+    (with one fixed batch of 50,000 games of P = 6 it waited most of a minute)."""
+    import os
+    import signal
+    import time
+    from pathlib import Path
+
+    env = {**os.environ, "SETLAB_STORE": str(tmp_path / "s.sqlite"), "NUMBA_NUM_THREADS": "2"}
+    argv = [*SETLAB, "simulate", "--games", "10000000", "-p", "6", "--no-progress"]
+    process = subprocess.Popen(argv, stderr=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    tasks = Path(f"/proc/{process.pid}/task")
+    try:
+        deadline = time.monotonic() + 240  # start-up and a first compilation on a busy machine
+        while len(list(tasks.iterdir())) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)  # until the kernel's worker threads run
+        assert process.poll() is None and len(list(tasks.iterdir())) >= 3
+        time.sleep(1.5)  # well inside the games
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=5)  # one batch, not a minute
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 130
+    assert err.decode().splitlines() == ["error: interrupted (finished work is kept in the store)"]
+
+
+CP_SAT_THEN_CTRL_C = """
+import os, signal, threading, time
+from ortools.sat.python import cp_model
+from setlab.extremal import bounds
+
+assert bounds.solve_cpsat(bounds.slice_program(4, 10, 13, 15, {9: 12}))[0] == "infeasible"
+assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+try:  # CP-SAT's own handler, left installed, used to end the process here without a word
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(2)
+except KeyboardInterrupt:
+    print("after a solve: KeyboardInterrupt")
+
+model = cp_model.CpModel()  # a Golomb ruler of 12 marks: CP-SAT works on it for minutes
+marks = [model.new_int_var(0, 144, "") for _ in range(12)]
+model.add(marks[0] == 0)
+for a, b in zip(marks, marks[1:]):
+    model.add(a < b)
+model.add_all_different([b - a for i, a in enumerate(marks) for b in marks[i + 1:]])
+model.minimize(marks[-1])
+solver = cp_model.CpSolver()
+solver.parameters.max_time_in_seconds = 60
+solver.parameters.num_workers = 1
+threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+try:
+    bounds.solve_cpsat.__globals__["_solve_interruptibly"](solver, model)
+except KeyboardInterrupt:
+    print("during a solve: KeyboardInterrupt")
+"""
+
+
+def test_cp_sat_leaves_ctrl_c_to_python():
+    done = subprocess.run(
+        [sys.executable, "-c", CP_SAT_THEN_CTRL_C], capture_output=True, text=True, timeout=50
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "after a solve: KeyboardInterrupt",
+        "during a solve: KeyboardInterrupt",
+    ]
