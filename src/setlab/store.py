@@ -197,7 +197,12 @@ class Store:
         self.path = str(default_store_path() if path is None else path)
         self._connection: sqlite3.Connection | None = None
         self._empty: sqlite3.Connection | None = None
-        if self.path == ":memory:" or Path(self.path).exists():
+        try:
+            exists = self.path == ":memory:" or Path(self.path).exists()
+        except (OSError, ValueError) as error:  # a name too long, a NUL byte
+            reason = getattr(error, "strerror", None) or error
+            raise SetlabError(f"cannot open results store {self.path}: {reason}") from None
+        if exists:
             _ = self._db  # open now: a damaged or unreadable store is refused here
         else:  # created by the first write, so a refused command leaves no empty file behind
             _check_creatable(Path(self.path))
