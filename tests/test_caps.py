@@ -200,9 +200,41 @@ def test_counts_are_stored_and_resume_from_checkpoints(tmp_path):
     table = caps.count_caps(3, store=store, workers=2)
     stored = store.get("maxcap", 3, 0, {"values": 3})
     assert stored.proven and stored.value == 9 and stored.proof["counts"][9]["caps"] == 2106
-    assert store.finished_tasks("caps-generate-P3-V3-targetNone/level5")
+    # the table is kept; the level checkpoints, having served, are gone
+    assert not any(store.finished_tasks(f"caps-generate-P3-V3-targetNone/level{k}")
+                   for k in range(12))  # fmt: skip
     assert store.finished_tasks(caps.COUNT_TABLE_JOB)["P3"][9]["caps"] == 2106
     assert caps.count_caps(3, store=store, workers=2) == table
+
+
+def test_a_finished_largest_cap_search_leaves_no_checkpoints_an_interrupted_one_keeps_them(
+    tmp_path, monkeypatch
+):
+    import sqlite3
+    import sys
+
+    generate_module = sys.modules["setlab.extremal.caps.generate"]  # the package names a function
+
+    def rows(store):
+        with sqlite3.connect(store.path) as db:
+            return db.execute("SELECT job FROM checkpoints").fetchall()
+
+    store = Store(tmp_path / "s.sqlite")
+    real = generate_module.run_level
+
+    def interrupted(job, *args, **kwargs):
+        if job.startswith("caps-generate-P3") and job.endswith("level3"):
+            raise KeyboardInterrupt  # Ctrl-C in the fourth level of AG(3,3)
+        return real(job, *args, **kwargs)
+
+    monkeypatch.setattr(generate_module, "run_level", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        caps.largest_cap(3, store=store, start=[0])
+    assert len(rows(store)) == 3  # three finished levels kept: a rerun resumes from them
+    monkeypatch.setattr(generate_module, "run_level", real)
+    result = caps.largest_cap(3, store=store, start=[0])
+    assert result.size == 9 and result.proven
+    assert rows(store) == []
 
 
 def test_interrupted_count_resumes_from_the_levels_it_finished(tmp_path):

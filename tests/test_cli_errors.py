@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
 import pytest
 
 from setlab.cli import main
+from setlab.errors import SetlabError
 
 SETLAB = [sys.executable, "-m", "setlab"]
 
@@ -109,10 +111,35 @@ def test_the_simulator_refuses_more_than_max_games():
         simulate(MAX_GAMES + 1)
 
 
-def test_simulate_a_tiny_deck_answers_without_a_traceback(capsys):
-    assert main(["simulate", "--games", "10", "-p", "1", "--no-progress"]) == 0
+@pytest.mark.parametrize("properties", ["1", "2"])
+def test_simulate_refuses_a_deck_smaller_than_the_deal(capsys, monkeypatch, properties):
+    # 12 cards dealt from 3 or 9: no game of SET, so one line and exit 2 before any play
+    import setlab.cli.game
+
+    forbid(monkeypatch, setlab.cli.game, "simulate")
+    message = refused(capsys, "simulate", "--games", "10", "-p", properties)
+    assert f"deals 12 cards, more than the {3 ** int(properties)} cards" in message
+
+
+@pytest.mark.parametrize("properties", ["0", "7", "11", "-1"])
+def test_simulate_refuses_decks_it_does_not_play(capsys, properties):
+    refused(capsys, "simulate", "--games", "10", "-p", properties)
+
+
+def test_simulate_p5_skips_the_exact_odds_and_says_why(capsys):
+    # counting the 12-caps of AG(5,3) would take far too long: the exact value is skipped at once
+    from setlab.extremal.caps import no_set_probability
+
+    with pytest.raises(SetlabError, match="P <= 4"):
+        no_set_probability(12, 5)
+    assert no_set_probability(5, 5) > 0  # small k: the closed form, any deck
+    assert main(["simulate", "--games", "20", "-p", "5", "--no-progress"]) == 0
     out, err = capsys.readouterr()
-    assert "10 games, P = 1" in out and err == ""
+    assert "(exact: not computed: cap counts cover P <= 4)" in out and err == ""
+    assert main(["simulate", "--games", "20", "-p", "5", "--json"]) == 0
+    exact = json.loads(capsys.readouterr()[0])["exact"]
+    assert exact["first_round_no_set_probability"] is None
+    assert exact["first_round_note"] == "not computed: cap counts cover P <= 4"
 
 
 def forbid(monkeypatch, module, name):
@@ -223,3 +250,119 @@ def test_a_store_that_cannot_be_written_is_one_line(capsys, monkeypatch, tmp_pat
     monkeypatch.setattr(Store, "record_witness", read_only)
     line = refused(capsys, "maxsets", "-p", "2", "-n", "4", "--store", str(tmp_path / "s.db"))
     assert line == "error: results store: attempt to write a readonly database"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["maxsets", "-n", "99999"],
+        ["maxsets", "-p", "0", "-n", "5"],
+        ["maxsets", "--table", "-p", "99"],
+        ["minsets", "-n", "-3"],
+        ["verify", "-p", "0"],
+        ["caps", "count", "-p", "9"],
+        ["caps", "probability", "--cards", "999"],
+        ["heuristic", "search", "-n", "5", "--seed", "-5"],
+        ["heuristic", "cmm", "-p", "0"],
+        ["simulate", "-p", "1"],
+        ["maxsets", "-n", "5", "--store", "{store}"],  # --store naming the same new file
+    ],
+)
+def test_a_refused_command_creates_no_store(capsys, monkeypatch, tmp_path, argv):
+    store = tmp_path / "new" / "results.sqlite"
+    monkeypatch.setenv("SETLAB_STORE", str(store))
+    if argv[-1] == "{store}":
+        argv = [*argv[:-1], str(store)]
+        argv[2] = "-99"
+    refused(capsys, *argv)
+    assert not store.exists() and not store.parent.exists()
+
+
+def test_a_store_is_created_by_its_first_write_and_refused_where_it_cannot_be(tmp_path):
+    from setlab.store import Store
+
+    path = tmp_path / "a" / "b.sqlite"
+    store = Store(path)
+    assert store.get("maxsets", 4, 3) is None and store.finished_tasks("job") == {}
+    store.forget_job("job")
+    assert not path.exists()
+    store.finish_task("job", "t", [1])
+    assert path.exists() and Store(path).finished_tasks("job") == {"t": [1]}
+    store.close()
+    with pytest.raises(SetlabError, match="cannot open results store"):
+        Store(tmp_path)  # a directory
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(SetlabError, match="cannot create"):
+        Store(blocker / "s.sqlite")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc for the threads")
+def test_ctrl_c_inside_a_long_simulation_is_one_line_and_130_at_once(tmp_path):
+    """The compiled kernel does not return to Python until its batch is done, so batches are
+    sized to end every quarter second: a SIGINT while the threads play is answered at once
+    (with one fixed batch of 50,000 games of P = 6 it waited most of a minute)."""
+    import os
+    import signal
+    import time
+    from pathlib import Path
+
+    env = {**os.environ, "SETLAB_STORE": str(tmp_path / "s.sqlite"), "NUMBA_NUM_THREADS": "2"}
+    argv = [*SETLAB, "simulate", "--games", "10000000", "-p", "6", "--no-progress"]
+    process = subprocess.Popen(argv, stderr=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    tasks = Path(f"/proc/{process.pid}/task")
+    try:
+        deadline = time.monotonic() + 240  # start-up and a first compilation on a busy machine
+        while len(list(tasks.iterdir())) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)  # until the kernel's worker threads run
+        assert process.poll() is None and len(list(tasks.iterdir())) >= 3
+        time.sleep(1.5)  # well inside the games
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=5)  # one batch, not a minute
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 130
+    assert err.decode().splitlines() == ["error: interrupted (finished work is kept in the store)"]
+
+
+CP_SAT_THEN_CTRL_C = """
+import os, signal, threading, time
+from ortools.sat.python import cp_model
+from setlab.extremal import bounds
+
+assert bounds.solve_cpsat(bounds.slice_program(4, 10, 13, 15, {9: 12}))[0] == "infeasible"
+assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+try:  # CP-SAT's own handler, left installed, used to end the process here without a word
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(2)
+except KeyboardInterrupt:
+    print("after a solve: KeyboardInterrupt")
+
+model = cp_model.CpModel()  # a Golomb ruler of 12 marks: CP-SAT works on it for minutes
+marks = [model.new_int_var(0, 144, "") for _ in range(12)]
+model.add(marks[0] == 0)
+for a, b in zip(marks, marks[1:]):
+    model.add(a < b)
+model.add_all_different([b - a for i, a in enumerate(marks) for b in marks[i + 1:]])
+model.minimize(marks[-1])
+solver = cp_model.CpSolver()
+solver.parameters.max_time_in_seconds = 60
+solver.parameters.num_workers = 1
+threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+try:
+    bounds.solve_cpsat.__globals__["_solve_interruptibly"](solver, model)
+except KeyboardInterrupt:
+    print("during a solve: KeyboardInterrupt")
+"""
+
+
+def test_cp_sat_leaves_ctrl_c_to_python():
+    done = subprocess.run(
+        [sys.executable, "-c", CP_SAT_THEN_CTRL_C], capture_output=True, text=True, timeout=50
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "after a solve: KeyboardInterrupt",
+        "during a solve: KeyboardInterrupt",
+    ]

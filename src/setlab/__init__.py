@@ -11,6 +11,8 @@ Examples
 """
 
 import importlib
+import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 from setlab.errors import SetlabError
@@ -44,6 +46,48 @@ def __getattr__(name: str) -> Any:
 
 
 __version__ = "0.1.0"
+
+
+def _writable(directory: str) -> bool:
+    """Whether files can be created in ``directory`` (made if missing), as numba checks it."""
+    probe = os.path.join(directory, f".setlab-probe-{os.getpid()}")
+    try:
+        os.makedirs(directory, exist_ok=True)
+        os.close(os.open(probe, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        os.unlink(probe)
+    except OSError:
+        return False
+    return True
+
+
+def _writable_numba_cache() -> None:
+    """Give numba a writable cache when it would find none.
+
+    The kernels are compiled with ``cache=True``; numba caches beside the source, else in the
+    user's cache directory, and with neither writable (a read-only install and home) the
+    decorator raises at import. Then ``NUMBA_CACHE_DIR`` is set to a directory in the temporary
+    directory, so setlab still works (compiling once per such directory). Runs on ``import
+    setlab``, before any module imports numba; a few file-system calls, nothing when all is well.
+    """
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    if chosen and _writable(chosen):
+        return
+    if _writable(os.path.join(os.path.dirname(__file__), "__pycache__")):  # numba's next choice
+        return
+    home = os.path.expanduser("~")
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
+    if home != "~" and _writable(os.path.join(cache, "numba")):  # and then the user's
+        return
+    import tempfile
+
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), f"setlab-numba-{uid}")
+    config = sys.modules.get("numba.core.config")
+    if config is not None:  # numba already imported: make it read the variable again
+        config.reload_config()
+
+
+_writable_numba_cache()
 
 __all__ = [
     "Card",

@@ -206,6 +206,10 @@ class PlayedGame:
 class Store:
     """An SQLite results store.
 
+    An existing file is opened at once (a damaged one is refused there); a new one is created by
+    the first write, after checking that it can be, so a command refused before its work, or
+    one that only reads, leaves no empty store behind.
+
     Examples
     --------
     >>> store = Store(":memory:")
@@ -217,18 +221,65 @@ class Store:
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = str(default_store_path() if path is None else path)
+        self._connection: sqlite3.Connection | None = None
+        self._empty: sqlite3.Connection | None = None
         try:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-            if self.path != ":memory:":
-                self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.executescript(_SCHEMA)
-        except (OSError, sqlite3.Error) as error:
-            raise SetlabError(f"cannot open results store {self.path}: {error}") from None
+            exists = self.path == ":memory:" or Path(self.path).exists()
+        except (OSError, ValueError) as error:  # a name too long, a NUL byte
+            reason = getattr(error, "strerror", None) or error
+            raise SetlabError(f"cannot open results store {self.path}: {reason}") from None
+        if exists:
+            _ = self._db  # open now: a damaged or unreadable store is refused here
+        else:  # created by the first write, so a refused command leaves no empty file behind
+            _check_creatable(Path(self.path))
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        """The connection to the store's file, which is created (with its directory) if needed."""
+        if self._connection is None:
+            try:
+                if self.path != ":memory:":
+                    Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+                if self.path != ":memory:":
+                    db.execute("PRAGMA journal_mode=WAL")
+                db.executescript(_SCHEMA)
+            except (OSError, sqlite3.Error) as error:
+                raise SetlabError(f"cannot open results store {self.path}: {error}") from None
+            self._connection = db
+        return self._connection
+
+    @property
+    def _reader(self) -> sqlite3.Connection:
+        """A connection to read from: the file's, or an empty store while there is no file."""
+        if self._connection is not None or Path(self.path).exists():
+            return self._db
+        if self._empty is None:
+            self._empty = sqlite3.connect(":memory:", isolation_level=None)
+            self._empty.executescript(_SCHEMA)
+        return self._empty
+
+    @property
+    def exists(self) -> bool:
+        """Whether the store's file exists (a store is created by its first write).
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> store = Store(Path(tempfile.mkdtemp()) / "new.sqlite")
+        >>> store.get("maxsets", 2, 3), store.exists
+        (None, False)
+        >>> store.finish_task("job", "task", 1)
+        >>> store.exists
+        True
+        """
+        return self._connection is not None or Path(self.path).exists()
 
     def close(self) -> None:
-        self._db.close()
+        for db in (self._connection, self._empty):
+            if db is not None:
+                db.close()
+        self._connection = self._empty = None
 
     def __enter__(self) -> Store:
         return self
@@ -239,7 +290,7 @@ class Store:
     # -- results -------------------------------------------------------------------------------
 
     def _row(self, problem: str, properties: int, cards: int, params: str) -> sqlite3.Row | None:
-        cursor = self._db.execute(
+        cursor = self._reader.execute(
             "SELECT * FROM results WHERE problem=? AND properties=? AND cards=? AND params=?",
             (problem, properties, cards, params),
         )
@@ -317,7 +368,7 @@ class Store:
 
     def results(self, problem: str | None = None, properties: int | None = None) -> list[Result]:
         """All stored results, optionally of one problem and one P, in key order."""
-        cursor = self._db.execute(
+        cursor = self._reader.execute(
             "SELECT * FROM results WHERE (? IS NULL OR problem=?) AND (? IS NULL OR properties=?)"
             " ORDER BY problem, properties, params, cards",
             (problem, problem, properties, properties),
@@ -404,7 +455,7 @@ class Store:
 
     def finished_tasks(self, job: str) -> dict[str, Any]:
         """Payloads of the finished tasks of ``job``, by task key."""
-        rows = self._db.execute("SELECT task, payload FROM checkpoints WHERE job=?", (job,))
+        rows = self._reader.execute("SELECT task, payload FROM checkpoints WHERE job=?", (job,))
         return {task: json.loads(payload) for task, payload in rows}
 
     def finish_task(self, job: str, task: str, payload: Any) -> None:
@@ -417,6 +468,8 @@ class Store:
 
     def forget_job(self, job: str) -> None:
         """Drop the checkpoints of ``job`` (after its result is recorded)."""
+        if not self.exists:
+            return
         with self._transaction():
             self._db.execute("DELETE FROM checkpoints WHERE job=?", (job,))
 
@@ -445,7 +498,7 @@ class Store:
 
     def games(self, kind: str | None = None, limit: int = 1000) -> list[PlayedGame]:
         """The games played, most recent first (at most ``limit``), optionally of one kind."""
-        rows = self._db.execute(
+        rows = self._reader.execute(
             "SELECT id, kind, properties, seconds, sets, hints, mistakes, finished FROM games"
             " WHERE (? IS NULL OR kind=?) ORDER BY finished DESC, id DESC LIMIT ?",
             (kind, kind, limit),
@@ -467,6 +520,17 @@ class _Transaction:
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
         self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def _check_creatable(path: Path) -> None:
+    """Refuse (a SetlabError) a store path whose file could not be created, creating nothing."""
+    if path.is_dir():
+        raise SetlabError(f"cannot open results store {path}: it is a directory")
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise SetlabError(f"cannot open results store {path}: cannot create it in {parent}")
 
 
 def _params(params: dict[str, Any] | None) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import signal
 import sys
 import threading
@@ -86,13 +87,24 @@ class _Interrupts:
 INTERRUPTED = "error: interrupted (finished work is kept in the store)"
 
 
+def _escape_undecodable() -> None:
+    """Print what cannot be encoded (bytes of a file name that were not UTF-8, which Python
+    carries as surrogates) as escapes, instead of failing in the middle of an answer."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``setlab`` with ``argv``; return the exit code."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, _Interrupts.handle)
     import sqlite3  # after the handler: every import of a command can be interrupted
 
+    _escape_undecodable()
     try:
+        if any("\0" in word for word in (sys.argv[1:] if argv is None else argv)):
+            raise SetlabError("an argument holds a NUL byte")  # only a caller in Python can
         try:
             args = build_parser(_groups(argv)).parse_args(argv)
         except SystemExit as exit_:  # a refused argument (2), or --help / --version (0)

@@ -94,12 +94,15 @@ def output_path(path: str | Path, suffixes: Sequence[str], option: str) -> Path:
         names = f"{', '.join(rest)} or {last}" if rest else last
         raise SetlabError(f"{option}: '{path}' must end in {names}")
     directory = path.parent
-    if not directory.is_dir():
-        raise SetlabError(f"{option}: no such directory: {directory}")
-    if path.is_dir():
-        raise SetlabError(f"{option}: '{path}' is a directory")
-    if not os.access(directory, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise SetlabError(f"{option}: cannot write to '{path}': permission denied")
+    try:
+        if not directory.is_dir():
+            raise SetlabError(f"{option}: no such directory: {directory}")
+        if path.is_dir():
+            raise SetlabError(f"{option}: '{path}' is a directory")
+        if not os.access(directory, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+            raise SetlabError(f"{option}: cannot write to '{path}': permission denied")
+    except OSError as error:  # a name too long for the file system, a loop of links
+        raise SetlabError(f"{option}: cannot write to '{path}': {error.strerror}") from None
     return path
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from setlab.cards import Card
+from setlab.cards import Card, parse_card
 from setlab.cli.common import (
     add_properties,
     card_lists,
@@ -16,7 +17,8 @@ from setlab.cli.common import (
 )
 from setlab.errors import SetlabError
 from setlab.find import find_sets
-from setlab.render import board_svg, configuration_svg
+from setlab.render import board_svg, cap_and_completion_svg, configuration_svg
+from setlab.render.layout import MAX_GRID_PROPERTIES
 
 __all__ = ["MAX_SCALE", "register", "run_draw"]
 
@@ -53,6 +55,13 @@ def register(commands: argparse._SubParsersAction) -> None:
         default=2.0,
         help=f"PNG pixels per SVG unit (default 2, at most {MAX_SCALE:g})",
     )
+    draw.add_argument(
+        "--teaching",
+        action="store_true",
+        help="the teaching figure: the largest cap setlab knows (the 20-cap for P = 4), one more "
+        "card and every set it completes",
+    )
+    draw.add_argument("--card", metavar="CARD", help="with --teaching: the card added to the cap")
     draw.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.svg or FILE.png")
     add_properties(draw)
     draw.add_argument("--json", action="store_true", help="print one JSON object")
@@ -61,6 +70,10 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run_draw(args: argparse.Namespace) -> int:
     output = output_path(args.output, (".svg", ".png"), "--output")
+    if args.teaching:
+        return _run_teaching(args, output)
+    if args.card is not None:
+        raise SetlabError("--card goes with --teaching")
     if args.config is not None and args.file is not None:
         raise SetlabError("give either --file (a board) or --config (a configuration), not both")
     if args.config is not None:
@@ -97,3 +110,49 @@ def run_draw(args: argparse.Namespace) -> int:
 def _count(cards: list[Card], properties: int) -> str:
     found = len(find_sets(cards, properties))
     return f"{found} set" + ("" if found == 1 else "s")
+
+
+def _run_teaching(args: argparse.Namespace, output: Path) -> int:
+    """The cap and one more card with the sets it completes (render.cap_and_completion_svg)."""
+    given = [name for name, value in (("CARD", args.cards), ("--config", args.config),
+             ("--file", args.file), ("--sets", args.sets), ("--columns", args.columns),
+             ("--drop-constant", args.drop_constant)) if value]  # fmt: skip
+    if given:
+        raise SetlabError(f"--teaching draws its own cards: {', '.join(given)} does not apply")
+    if not 1 <= args.properties <= MAX_GRID_PROPERTIES:
+        raise SetlabError(f"--teaching: the deck is drawn for P from 1 to {MAX_GRID_PROPERTIES}")
+    from setlab.extremal.bigcaps import best_construction  # the known construction
+    from setlab.geometry import indices_of
+
+    cap = sorted(int(c) for c in indices_of(best_construction(args.properties)))
+    if args.card is None:
+        card = next(c for c in range(3**args.properties) if c not in cap)
+    else:
+        card = parse_card(args.card, args.properties)
+        if card in cap:
+            raise SetlabError(f"--card {args.card}: that card is in the cap; choose one outside")
+    drawing = cap_and_completion_svg(cap, card, args.properties)
+    path = drawing.save(output, scale=args.scale)
+    cards = [*cap, card]
+    sets = [s for s in find_sets([Card(c, args.properties) for c in cards], args.properties)]
+    if args.json:
+        digits, codes = card_lists(cards, args.properties)
+        print_json(
+            {
+                "command": "draw",
+                "path": str(path),
+                "properties": args.properties,
+                "cards": digits,
+                "codes": codes,
+                "sets": [list(s) for s in sets],
+                "count": len(sets),
+                "cap": len(cap),
+            }
+        )
+        return 0
+    name = Card(card, args.properties).code
+    print(
+        f"wrote {path} (a cap of {len(cap)} cards and {name}, which completes "
+        f"{len(sets)} set{'' if len(sets) == 1 else 's'} with it)"
+    )
+    return 0

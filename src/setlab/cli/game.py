@@ -7,13 +7,22 @@ import math
 import sys
 from pathlib import Path
 
+from setlab.cards import deck_size
 from setlab.cli.common import add_properties, int_in, output_path, print_json
 from setlab.errors import SetlabError
-from setlab.game import MAX_GAMES, STRATEGIES, Estimate, GameSummary, simulate, summary
+from setlab.game import (
+    MAX_GAMES,
+    MAX_SIMULATION_PROPERTIES,
+    STRATEGIES,
+    Estimate,
+    GameSummary,
+    simulate,
+    summary,
+)
 from setlab.game.rng import WORD_MASK
 from setlab.game.variants import MODES, VariantSummary, simulate_variant
 
-__all__ = ["PLOT_FORMATS", "register", "run_simulate", "write_plot"]
+__all__ = ["DEAL", "PLOT_FORMATS", "register", "run_simulate", "write_plot"]
 
 PLOT_FORMATS = (".png", ".svg")
 
@@ -80,7 +89,7 @@ def _report(s: GameSummary) -> str:
     here, more, most = s.boards
     exact_first = s.exact_first_round
     if exact_first is None:
-        first_note = "exact: not known for this deck"
+        first_note = f"exact: {s.exact_first_round_note}"
     elif exact_first == 0:
         first_note = f"exact: every {k} cards hold a set"
     else:
@@ -125,15 +134,25 @@ def _report(s: GameSummary) -> str:
     return "\n".join(lines)
 
 
+DEAL = 12
+"""Cards the command deals, as the real game does (the API's ``deal`` argument changes it)."""
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     if args.variant is not None:
         return run_simulate_variant(args)
+    if deck_size(args.properties) < DEAL:  # a deal larger than the deck is no game of SET
+        raise SetlabError(
+            f"-p {args.properties}: a game deals {DEAL} cards, more than the "
+            f"{deck_size(args.properties)} cards of the deck; use -p 3 to "
+            f"{MAX_SIMULATION_PROPERTIES}"
+        )
     paths = [output_path(path, PLOT_FORMATS, "--plot") for path in args.plot]  # before playing
     if len(set(map(Path.resolve, paths))) < len(paths):
         raise SetlabError("--plot: the same file is named twice")
     progress = not (args.no_progress or args.json) and sys.stderr.isatty()
     stats = summary(
-        simulate(args.games, args.seed, args.properties, args.strategy, progress=progress)
+        simulate(args.games, args.seed, args.properties, args.strategy, DEAL, progress=progress)
     )
     written: list[Path] = []
     try:

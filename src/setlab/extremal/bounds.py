@@ -12,12 +12,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.metadata import version
+from typing import Any
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -328,13 +331,49 @@ def solve_cpsat(program: SliceProgram, sense: int = 0) -> tuple[str, int | None,
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = SOLVER_SECONDS
     solver.parameters.num_workers = 1
-    status = solver.solve(model)
+    status = _solve_interruptibly(solver, model)
     seconds = time.perf_counter() - start
     if status == cp_model.INFEASIBLE:
         return "infeasible", None, seconds
     if status == cp_model.OPTIMAL or (status == cp_model.FEASIBLE and not sense):
         return ("optimal" if sense else "feasible"), int(solver.value(columns[0])), seconds
     return "unknown", None, seconds
+
+
+def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> Any:
+    """``solver.solve(model)`` that leaves Ctrl-C to Python: CP-SAT's own SIGINT handler would
+    replace Python's for the rest of the process (a later Ctrl-C then killed setlab without a
+    word) and end the solve as "unknown". The solve runs in a thread (it releases the GIL) while
+    this one waits; a SIGINT meanwhile stops the search and is raised as KeyboardInterrupt once
+    the solver has let go (raising it while the solver thread runs aborts the process at exit).
+    """
+    solver.parameters.catch_sigint_signal = False
+    if threading.current_thread() is not threading.main_thread():
+        return solver.solve(model)
+    outcome: dict[str, Any] = {}
+    interrupted: list[int] = []
+
+    def solve() -> None:
+        try:
+            outcome["status"] = solver.solve(model)
+        except BaseException as error:  # handed to the waiting thread
+            outcome["error"] = error
+
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: interrupted.append(signum))
+    try:
+        worker = threading.Thread(target=solve, name="cp-sat", daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.05)
+            if interrupted:
+                solver.stop_search()
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
+    if interrupted:
+        raise KeyboardInterrupt
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["status"]
 
 
 _SOLVERS = {"highs": solve_highs, "cp-sat": solve_cpsat}

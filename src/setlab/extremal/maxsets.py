@@ -271,6 +271,7 @@ class Solver:
 
     def get(self, sense: Sense, cards: int) -> Value:
         """What the store knows about M(n) (``"max"``) or m(n) (``"min"``)."""
+        self._check(cards)
         return _value(
             self.store.get(PROBLEMS[sense], self.properties, cards),
             self.properties, cards, sense,

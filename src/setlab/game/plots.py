@@ -45,7 +45,8 @@ def _odds_panel(axis: Axes, summary: GameSummary) -> None:
     axis.set_ylabel(f"odds against no set among {k} cards (X:1)")
     axis.set_title(f"No set on the table, by round ({summary.games:,} games)")
     axis.grid(alpha=0.3)
-    axis.legend()
+    if axis.get_legend_handles_labels()[0]:  # none when no round had a table of k cards
+        axis.legend()
 
 
 def _sets_panel(axis: Axes, summary: GameSummary) -> None:
@@ -61,7 +62,8 @@ def _sets_panel(axis: Axes, summary: GameSummary) -> None:
     axis.set_ylabel("fraction of tables")
     axis.set_title("Sets on the table")
     axis.grid(alpha=0.3, axis="y")
-    axis.legend()
+    if axis.get_legend_handles_labels()[0]:  # none when no table was met
+        axis.legend()
 
 
 def _title(summary: GameSummary) -> str:

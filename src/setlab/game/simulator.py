@@ -8,6 +8,8 @@ depend on threads or batches.
 
 from __future__ import annotations
 
+import time
+
 import numba as nb
 import numpy as np
 
@@ -19,13 +21,27 @@ from setlab.game.tally import TALLY_ARRAYS, ByGame, GameTally, tally_games
 from setlab.geometry import third_card_table
 from setlab.kernels import sets_of_board
 
-__all__ = ["MAX_GAMES", "MAX_SIMULATION_PROPERTIES", "STRATEGY_CODES", "simulate"]
+__all__ = [
+    "BATCH_SECONDS",
+    "FIRST_BATCH",
+    "MAX_GAMES",
+    "MAX_SIMULATION_PROPERTIES",
+    "STRATEGY_CODES",
+    "simulate",
+]
 
 MAX_SIMULATION_PROPERTIES = 6
 """Largest P the batch simulator tallies (its per-round, per-table-size arrays grow as 9^P)."""
 
 MAX_GAMES = 10**10
 """Most games one call plays (10^10 games of P = 4 take hours on a laptop)."""
+
+BATCH_SECONDS = 0.25
+"""Aimed-at wall time of one kernel call. A compiled call does not return to Python until it is
+done, so a Ctrl-C is answered only between calls: batches are sized to end this often."""
+
+FIRST_BATCH = 256
+"""Games in the first kernel call, before the speed of this deck on this machine is known."""
 
 STRATEGY_CODES = {"random": 0, "first": 1}
 """The built-in strategies the kernel plays, by their code in the kernel."""
@@ -175,7 +191,9 @@ def simulate(
     strategy
         ``"random"``, ``"first"`` or a function ``strategy(table, sets, rng) -> index``.
     batch, progress
-        Games per kernel call (the progress bar advances per batch).
+        Most games per kernel call (the progress bar advances per call). Calls start with
+        :data:`FIRST_BATCH` games and are then sized to take about :data:`BATCH_SECONDS`, so a
+        Ctrl-C (KeyboardInterrupt) is answered within a second whatever the deck.
 
     Returns
     -------
@@ -206,9 +224,16 @@ def simulate(
     from tqdm import tqdm
 
     tally = GameTally.empty(0, seed, properties, strategy, deal)
+    start, size = 0, min(batch, FIRST_BATCH)
     with tqdm(total=games, unit="game", disable=not progress, unit_scale=True) as bar:
-        for start in range(0, games, batch):
-            size = min(batch, games - start)
+        while start < games:
+            size = min(size, games - start)
+            began = time.perf_counter()
             tally = tally + _batch(start, size, seed, properties, strategy, deal)
+            seconds = time.perf_counter() - began
+            start += size
             bar.update(size)
+            # the next call: about BATCH_SECONDS long, growing at most fourfold at a time
+            aimed = int(size * BATCH_SECONDS / max(seconds, 1e-4))
+            size = max(1, min(batch, 4 * size, aimed))
     return tally

@@ -138,8 +138,8 @@ def exact_no_set_probability(cards: int, properties: int = 4) -> Fraction | None
     """Exact probability that ``cards`` random cards hold no set, when setlab can prove it.
 
     The value comes from cap counting, :func:`setlab.extremal.caps.no_set_probability` (k-caps
-    over C(3^P, k)); where that does not cover the deck (P > 4) this returns None and no exact
-    value is printed.
+    over C(3^P, k)); where that does not cover the deck (P > 4 and k > 5: counting the caps
+    would take far too long) this returns None at once and no exact value is printed.
 
     Examples
     --------
@@ -281,6 +281,22 @@ class GameSummary:
         """Exact probability of no set among ``deal`` random cards (cap counting), if known."""
         return exact_no_set_probability(self.deal, self.properties)
 
+    @property
+    def exact_first_round_note(self) -> str | None:
+        """Why :attr:`exact_first_round` is None (too costly to count), else None.
+
+        Examples
+        --------
+        >>> from setlab.game.simulator import simulate
+        >>> summary(simulate(5, seed=1, properties=5)).exact_first_round_note
+        'not computed: cap counts cover P <= 4'
+        """
+        if self.exact_first_round is not None:
+            return None
+        from setlab.extremal.caps import MAX_COUNTED_PROPERTIES
+
+        return f"not computed: cap counts cover P <= {MAX_COUNTED_PROPERTIES}"
+
     def as_dict(self) -> dict[str, Any]:
         """The summary as the JSON object ``setlab simulate --json`` prints.
 
@@ -353,6 +369,7 @@ class GameSummary:
                 "first_round_no_set_odds": (
                     None if exact_first is None else _odds(float(exact_first))
                 ),
+                "first_round_note": self.exact_first_round_note,
             },
         }
         return result

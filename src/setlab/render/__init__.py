@@ -7,7 +7,7 @@ every picture of points of AG(P,3) places them by the one layout of :mod:`setlab
 """
 
 from setlab.render.board import board_svg, set_colours, sets_svg
-from setlab.render.caps import blocking_graph_svg, deck_svg
+from setlab.render.caps import blocking_graph_svg, cap_and_completion_svg, deck_svg
 from setlab.render.cards import card_svg
 from setlab.render.drawing import Drawing
 from setlab.render.grid import configuration_svg
@@ -17,6 +17,7 @@ __all__ = [
     "Drawing",
     "blocking_graph_svg",
     "board_svg",
+    "cap_and_completion_svg",
     "card_svg",
     "configuration_svg",
     "deck_svg",

@@ -15,7 +15,7 @@ import numpy as np
 
 from setlab.cards import check_properties
 from setlab.errors import SetlabError
-from setlab.geometry import digits, lines
+from setlab.geometry import digits, lines, third_card_table
 from setlab.render.drawing import Drawing, element, text
 from setlab.render.layout import (
     MAX_GRID_PROPERTIES,
@@ -27,12 +27,16 @@ from setlab.render.layout import (
     point_position,
 )
 
-__all__ = ["blocking_graph_svg", "cap_mask", "deck_svg"]
+__all__ = ["blocking_graph_svg", "cap_and_completion_svg", "cap_mask", "deck_svg"]
 
 CAP_FILL = "#c0392b"
 """Fill of a card of the cap (and colour of a blocked line)."""
 DECK_FILL = "#ecf0f1"
 """Fill of a card outside the cap."""
+ADDED_FILL = "#2471a3"
+"""Fill of the card added to a cap in :func:`cap_and_completion_svg`."""
+SET_COLOURS = ("#f39c12", "#27ae60", "#8e44ad", "#16a085", "#d35400", "#2c3e50")
+"""Colours of the sets an added card completes, in turn."""
 
 
 def cap_mask(cap: Sequence[int], properties: int) -> np.ndarray:
@@ -78,19 +82,40 @@ def deck_svg(cap: Sequence[int], properties: int) -> Drawing:
     (4, 5)
     """
     mask = cap_mask(cap, properties)
+    return _deck(mask, properties, f"a cap of {int(mask.sum())} cards in AG({properties},3)")
+
+
+def _deck(
+    mask: np.ndarray,
+    properties: int,
+    title: str,
+    added: int | None = None,
+    sets: Sequence[tuple[int, int, int]] = (),
+) -> Drawing:
+    """The deck on the layout, ``mask`` filled; ``added`` filled in its own colour and each of
+    ``sets`` (index triples) drawn as a closed path through its three cards, under the cards."""
     scale = 34.0 if properties > 2 else 48.0
     margin = 0.6
     width_cells, height_cells = layout_size(properties)
+    vectors = digits(properties).tolist()
 
     def page(p: Point) -> Point:
         return ((p[0] + margin) * scale, (p[1] + margin) * scale)
 
     side = 0.86 * scale
     parts = [block_frames(properties, page, scale, stroke="#95a5a6")]
-    for card, vector in enumerate(digits(properties).tolist()):
+    for number, triple in enumerate(sets):
+        corners = [page(point_position(vectors[c])) for c in triple]
+        path = "M " + " L ".join(f"{x:.1f} {y:.1f}" for x, y in corners) + " Z"
+        colour = SET_COLOURS[number % len(SET_COLOURS)]
+        parts.append(element("path", d=path, fill="none", stroke=colour, stroke_width=3.5,
+                             stroke_linejoin="round", opacity=0.85, class_="set"))  # fmt: skip
+    for card, vector in enumerate(vectors):
         x, y = page(point_position(vector))
         name = "".join(map(str, vector))
-        inside = bool(mask[card])
+        inside = bool(mask[card]) or card == added
+        fill = ADDED_FILL if card == added else CAP_FILL if inside else DECK_FILL
+        kind = "cell added" if card == added else "cell cap" if inside else "cell"
         parts.append(
             element(
                 "rect",
@@ -100,10 +125,10 @@ def deck_svg(cap: Sequence[int], properties: int) -> Drawing:
                 width=side,
                 height=side,
                 rx=3,
-                fill=CAP_FILL if inside else DECK_FILL,
+                fill=fill,
                 stroke="#7f8c8d",
                 stroke_width=0.8,
-                class_="cell cap" if inside else "cell",
+                class_=kind,
             )
         )
         if properties <= 4:
@@ -122,10 +147,55 @@ def deck_svg(cap: Sequence[int], properties: int) -> Drawing:
     labels = axis_labels(range(properties), properties)
     key, key_height = layout_key(labels, 8, height, width - 16)
     parts.append(key)
-    title = f"a cap of {int(mask.sum())} cards in AG({properties},3)"
     heading = text(title, x=width / 2, y=14, text_anchor="middle", font_size=12, fill="#2c3e50")
     body = heading + element("g", "".join(parts), transform="translate(0 18)")
     return Drawing(body, width, height + key_height + 18, title=title)
+
+
+def cap_and_completion_svg(cap: Sequence[int], card: int, properties: int = 4) -> Drawing:
+    """A cap, one more card, and every set that card completes with two cards of the cap.
+
+    The teaching picture of a complete cap (the 20-cap of AG(4,3)): no card can be added
+    without making a set. The cap's cards are filled red, the added card blue, and each set
+    through it is a coloured path through its three cards.
+
+    Parameters
+    ----------
+    cap
+        Card indices of a cap.
+    card
+        Index of a card outside the cap.
+    properties
+        P, at most 6.
+
+    Returns
+    -------
+    Drawing
+        As :func:`deck_svg`, with ``<rect class="cell added">`` and one ``<path class="set">``
+        per set completed.
+
+    Examples
+    --------
+    >>> d = cap_and_completion_svg([0, 1, 3, 4], 2, 2)  # 2 completes 0 and 1
+    >>> d.svg.count('class="cell added"'), d.svg.count('class="set"')
+    (1, 1)
+    """
+    mask = cap_mask(cap, properties)
+    n = 3**properties
+    if not 0 <= int(card) < n:
+        raise SetlabError(f"card index out of range for {properties} properties")
+    if mask[card]:
+        raise SetlabError("the added card is already in the cap")
+    third = third_card_table(properties)
+    members = np.flatnonzero(mask)
+    sets = [
+        (int(a), int(b), int(card))
+        for a, b in itertools.combinations(members, 2)
+        if third[a, b] == card
+    ]
+    count = f"{len(sets)} set" + ("" if len(sets) == 1 else "s")
+    title = f"a cap of {len(members)} cards in AG({properties},3) and one more card: {count}"
+    return _deck(mask, properties, title, int(card), sets)
 
 
 def blocking_graph_svg(cap: Sequence[int], properties: int) -> Drawing:

@@ -11,7 +11,9 @@ Modules: :mod:`~setlab.extremal.caps.deck` (decks with V values, their sets and 
 """
 
 from setlab.extremal.caps.counting import (
+    CAP_COUNTS_COVER,
     COUNT_TABLE_JOB,
+    MAX_COUNTED_PROPERTIES,
     CapCount,
     count_caps,
     inclusion_exclusion_caps,
@@ -37,8 +39,10 @@ from setlab.extremal.caps.largest import (
 )
 
 __all__ = [
+    "CAP_COUNTS_COVER",
     "CHUNK",
     "COUNT_TABLE_JOB",
+    "MAX_COUNTED_PROPERTIES",
     "MAX_SEARCH_CARDS",
     "CapCount",
     "Deck",

@@ -25,13 +25,24 @@ from setlab.extremal.caps.largest import LargestCap, record_largest_cap
 from setlab.store import Store
 
 __all__ = [
+    "CAP_COUNTS_COVER",
     "COUNT_TABLE_JOB",
+    "MAX_COUNTED_PROPERTIES",
     "CapCount",
     "count_caps",
     "inclusion_exclusion_caps",
     "no_set_probability",
     "odds_against",
 ]
+
+
+MAX_COUNTED_PROPERTIES = 4
+"""Largest P whose caps are counted exactly (AG(5,3) has far too many classes of caps)."""
+
+CAP_COUNTS_COVER = (
+    f"cap counts are computed for P <= {MAX_COUNTED_PROPERTIES} (AG(5,3) has too many classes)"
+)
+"""Why no exact cap count (nor exact no-set probability beyond 5 cards) exists for larger P."""
 
 
 @dataclass(frozen=True)
@@ -67,8 +78,8 @@ def count_caps(
     [(3, 72, 1, 0), (4, 54, 1, 54)]
     """
     check_properties(properties)
-    if properties > 4:
-        raise SetlabError("cap counts are computed for P <= 4 (AG(5,3) has too many classes)")
+    if properties > MAX_COUNTED_PROPERTIES:
+        raise SetlabError(CAP_COUNTS_COVER)
     if store is None and workers is None and scheduler is None:
         return list(_cached_counts(properties))
     return list(_count_caps(properties, store, workers, scheduler))
@@ -105,6 +116,7 @@ def _count_caps(
         largest = LargestCap(properties, 3, len(run.largest), True, sorted(run.largest), proof)
         record_largest_cap(store, largest, method="canonical augmentation, full count")
         store.finish_task(COUNT_TABLE_JOB, f"P{properties}", [vars(c) for c in table])
+        run.forget(store)  # the table is kept: the level checkpoints have served
     return table
 
 
@@ -117,17 +129,27 @@ def no_set_probability(k: int, properties: int = 4, store: Store | None = None) 
     """Exact probability that k cards drawn at random from the 3^P hold no set.
 
     caps(k) / C(3^P, k), from :func:`count_caps`: read from (or computed into) ``store`` when
-    given, else computed once per process (a few seconds for P = 4).
+    given, else computed once per process (a few seconds for P = 4). For k <= 5 the closed form
+    :func:`inclusion_exclusion_caps` answers for any P; beyond that a deck with P > 4 is refused
+    (a SetlabError, before any work): its caps are not counted.
 
     Examples
     --------
     >>> no_set_probability(3, 2), no_set_probability(5, 2)
     (Fraction(6, 7), Fraction(0, 1))
+    >>> no_set_probability(12, 5)
+    Traceback (most recent call last):
+    ...
+    setlab.errors.SetlabError: cap counts are computed for P <= 4 (AG(5,3) has too many classes)
     """
     check_properties(properties)
     n = 3**properties
     if not isinstance(k, int) or not 0 <= k <= n:
         raise SetlabError(f"the number of cards must be an integer from 0 to {n}, got {k!r}")
+    if k <= 5:  # closed form, for any deck
+        return Fraction(inclusion_exclusion_caps(k, properties), math.comb(n, k))
+    if properties > MAX_COUNTED_PROPERTIES:  # refused before any work, as count_caps does
+        raise SetlabError(CAP_COUNTS_COVER)
     counts = _cached_counts(properties) if store is None else count_caps(properties, store=store)
     caps = counts[k].caps if k < len(counts) else 0
     return Fraction(caps, math.comb(n, k))

@@ -171,13 +171,22 @@ class Generation:
     ``levels[k]`` holds the statistics of the k-cap classes that were expanded (``classes``, and
     without a target ``caps``, ``complete``, ``complete_classes``, ``extensions``);
     ``largest`` is one cap of the last non-empty level; ``finished`` is False when a time or
-    size budget stopped the run.
+    size budget stopped the run. ``jobs`` names the checkpoint jobs of its levels in the store:
+    the caller forgets them (:meth:`Generation.forget`) once it has recorded what they prove.
     """
 
     levels: list[dict[str, int]]
     largest: list[int]
     finished: bool
     seconds: float
+    jobs: tuple[str, ...] = ()
+
+    def forget(self, store: Store | None) -> None:
+        """Drop the level checkpoints of a finished run from ``store`` (its result is recorded);
+        an unfinished run keeps them, so a rerun resumes."""
+        if store is not None and self.finished:
+            for job in self.jobs:
+                store.forget_job(job)
 
 
 def generate(
@@ -222,6 +231,7 @@ def generate(
     largest: list[int] = []
     pool: Executor | None = None
     finished = True
+    jobs: list[str] = []
     try:
         for k in itertools.count():
             if not level:
@@ -236,6 +246,8 @@ def generate(
             parallel = workers > 1 and len(level) > 2 * CHUNK
             if parallel and pool is None:
                 pool = process_pool(workers)
+            if store is not None and deadline is None:
+                jobs.append(f"{job}/level{k}")
             results = run_level(
                 f"{job}/level{k}",
                 level,
@@ -265,4 +277,4 @@ def generate(
     finally:
         if pool is not None:
             pool.shutdown()
-    return Generation(levels, largest, finished, time.perf_counter() - start)
+    return Generation(levels, largest, finished, time.perf_counter() - start, tuple(jobs))

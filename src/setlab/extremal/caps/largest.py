@@ -138,6 +138,7 @@ def largest_cap(
     }
     if store is not None:
         _record_largest(store, properties, values, witness, "canonical augmentation", proof)
+        run.forget(store)  # the result is recorded: the level checkpoints have served
     return LargestCap(properties, values, size, proven, sorted(witness), proof)
 
 

@@ -22,7 +22,8 @@ from setlab.extremal.caps import (
     no_set_probability,
     record_largest_cap,
 )
-from setlab.render import blocking_graph_svg, deck_svg
+from setlab.geometry import digits
+from setlab.render import blocking_graph_svg, cap_and_completion_svg, deck_svg
 from setlab.report.model import Claim, Claims, Context, Figure, Number, Section, Table, Text
 from setlab.seeds import CAPSET_README_TABLE
 from setlab.store import Result
@@ -191,6 +192,19 @@ def build(context: Context) -> Section:
             "proven largest cap filled: the README's solution picture.",
         )
     ]
+    added = min(set(range(81)) - set(witness))  # any card outside the cap would do
+    teaching = cap_and_completion_svg(witness, added, 4)
+    completed = teaching.svg.count('class="set"')
+    figures.append(
+        Figure(
+            "caps-teaching-20",
+            teaching,
+            f"The 20-cap and a 21st card (blue, {''.join(map(str, digits(4)[added]))}): it "
+            f"completes {completed} sets with pairs of the cap (one coloured path each). Every "
+            "card outside completes at least one, so this cap cannot grow (and no 21 cards "
+            "avoid a set at all: the proven largest cap above).",
+        )
+    )
     for p, v, answer in SEED_TABLE:
         figures.append(
             Figure(
