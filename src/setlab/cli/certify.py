@@ -34,14 +34,23 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run_certify(args: argparse.Namespace) -> int:
     check_properties(args.properties)
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise SetlabError(f"--out {out} is a file, not a directory")
-    if out.is_dir() and any(out.iterdir()) and not (out / "manifest.json").exists():
-        raise SetlabError(f"--out {out} is a non-empty directory that holds no proof bundle")
+    try:  # the name itself may be refused by the file system (too long, a NUL...)
+        if not out.absolute().parent.is_dir():
+            raise SetlabError(f"--out: no such directory: {out.absolute().parent}")
+        if out.exists() and not out.is_dir():
+            raise SetlabError(f"--out {out} is a file, not a directory")
+        if out.is_dir() and any(out.iterdir()) and not (out / "manifest.json").exists():
+            raise SetlabError(f"--out {out} is a non-empty directory that holds no proof bundle")
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or error
+        raise SetlabError(f"--out: cannot use '{out}': {reason}") from None
     if args.store is not None and not Path(args.store).exists():
         raise SetlabError(f"no results store at {args.store}")
     with Store(args.store) as store:
-        summary = write_bundle(store, args.properties, out)
+        try:
+            summary = write_bundle(store, args.properties, out)
+        except OSError as error:
+            raise SetlabError(f"cannot write the bundle to {out}: {error.strerror}") from None
     methods = ", ".join(f"{count} {method}" for method, count in summary.methods.items())
     print(
         f"{summary.values} values ({methods}), {summary.levels} search levels, "
