@@ -9,7 +9,6 @@ in a local pool, or (given a scheduler address) on a Dask distributed cluster.
 
 from __future__ import annotations
 
-import asyncio
 import ctypes
 import ctypes.util
 import os
@@ -188,6 +187,8 @@ def connect(address: str, timeout: float = SCHEDULER_TIMEOUT) -> Any:
             socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
         # in a thread of its own: the caller may be running an event loop (a notebook)
         with ThreadPoolExecutor(1) as thread:
+            import asyncio  # only to ask a scheduler who it is
+
             identity = thread.submit(asyncio.run, _identity(address, timeout)).result()
     except OSError as error:  # refused, unknown host, or no answer in time
         reason = error.strerror or f"no answer within {timeout:g} s"
@@ -207,6 +208,8 @@ def connect(address: str, timeout: float = SCHEDULER_TIMEOUT) -> Any:
 
 async def _identity(address: str, timeout: float) -> Any:
     """The reply of the Dask server at ``address`` to an ``identity`` request."""
+    import asyncio
+
     from distributed.comm import connect as open_comm
 
     comm = await open_comm(address, timeout=timeout)

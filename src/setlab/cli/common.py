@@ -17,7 +17,6 @@ from typing import Any
 
 from setlab.cards import Card, parse_board
 from setlab.errors import SetlabError
-from setlab.executor import check_scheduler, connect, default_scheduler
 
 
 def float_in(low: float, high: float, *, open_low: bool = False) -> Callable[[str], float]:
@@ -136,6 +135,8 @@ def scheduler_address(text: str) -> str:
     ...
     argparse.ArgumentTypeError: not a Dask scheduler address: '8786' (expected tcp://HOST:PORT)
     """
+    from setlab.executor import check_scheduler  # the executor: for the commands that run tasks
+
     try:
         return check_scheduler(text)
     except SetlabError as error:
@@ -159,6 +160,8 @@ def reach_scheduler(args: argparse.Namespace) -> str | None:
 
     An unreachable one is a one-line error within a few seconds; None means run locally.
     """
+    from setlab.executor import connect, default_scheduler
+
     address = getattr(args, "scheduler", None) or default_scheduler()
     if address is not None:
         connect(address)
