@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
 from setlab.cards import Card, parse_card
@@ -89,19 +90,7 @@ def run_draw(args: argparse.Namespace) -> int:
         )
     path = drawing.save(output, scale=args.scale)
     if args.json:
-        digits, codes = card_lists(cards, args.properties)
-        sets = find_sets(cards, args.properties)
-        print_json(
-            {
-                "command": "draw",
-                "path": str(path),
-                "properties": args.properties,
-                "cards": digits,
-                "codes": codes,
-                "sets": [list(s) for s in sets],
-                "count": len(sets),
-            }
-        )
+        _print_json(path, cards, find_sets(cards, args.properties), args.properties)
         return 0
     print(f"wrote {path} ({what})")
     return 0
@@ -136,19 +125,7 @@ def _run_teaching(args: argparse.Namespace, output: Path) -> int:
     cards = [*cap, card]
     sets = [s for s in find_sets([Card(c, args.properties) for c in cards], args.properties)]
     if args.json:
-        digits, codes = card_lists(cards, args.properties)
-        print_json(
-            {
-                "command": "draw",
-                "path": str(path),
-                "properties": args.properties,
-                "cards": digits,
-                "codes": codes,
-                "sets": [list(s) for s in sets],
-                "count": len(sets),
-                "cap": len(cap),
-            }
-        )
+        _print_json(path, cards, sets, args.properties, cap=len(cap))
         return 0
     name = Card(card, args.properties).code
     print(
@@ -156,3 +133,13 @@ def _run_teaching(args: argparse.Namespace, output: Path) -> int:
         f"{len(sets)} set{'' if len(sets) == 1 else 's'} with it)"
     )
     return 0
+
+
+def _print_json(
+    path: Path, cards: Sequence[Card | int], sets: Sequence[Sequence[int]], properties: int,
+    **extra: object,
+) -> None:
+    """The ``draw`` JSON object: the file written, its cards and their sets."""
+    digits, codes = card_lists(cards, properties)
+    print_json({"command": "draw", "path": str(path), "properties": properties, "cards": digits,
+                "codes": codes, "sets": [list(s) for s in sets], "count": len(sets), **extra})
