@@ -10,6 +10,7 @@ import sqlite3
 
 from setlab.cli import main
 from setlab.extremal.caps import COUNT_TABLE_JOB
+from setlab.extremal.search import CODE_VERSION
 from setlab.store import Store
 
 
@@ -30,7 +31,7 @@ def test_a_finished_search_leaves_no_checkpoints(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(Store, "finish_task", counting)
     assert main(["maxsets", "-p", "4", "-n", "8", "--store", str(store)]) == 0
     assert "proven by search" in capsys.readouterr().out
-    assert any(job.startswith("search-v1/max/P4/") for job in written)  # it did checkpoint
+    assert any(job.startswith(f"{CODE_VERSION}/max/P4/") for job in written)  # it did checkpoint
     assert checkpoint_jobs(store) == set()
 
 
