@@ -22,6 +22,7 @@ import numpy as np
 
 __all__ = [
     "add_card",
+    "close_gaps",
     "count_batch",
     "fill_batch",
     "is_board",
@@ -217,3 +218,24 @@ def remove_card(completes, cards, x, third):  # pragma: no cover - compiled
         if a != x:
             completes[third[a, x]] -= 1
     return completes[x]
+
+
+@nb.njit(cache=True)
+def close_gaps(table, size):  # pragma: no cover - compiled
+    """Move the cards of ``table[:size]`` that are not -1 to its front, in order; return how
+    many (the games' tables after cards are taken and not replaced).
+
+    Examples
+    --------
+    >>> table = np.array([5, -1, 7, -1, 2])
+    >>> n = close_gaps(table, 5)
+    >>> table[:n].tolist()
+    [5, 7, 2]
+    """
+    kept = 0
+    for i in range(size):
+        if table[i] >= 0:
+            table[kept] = table[i]
+            kept += 1
+    return kept
+

@@ -19,7 +19,7 @@ from setlab.game.rng import WORD_MASK, draw_below, start_state
 from setlab.game.rules import Strategy, check_deal, play_game, resolve_strategy
 from setlab.game.tally import TALLY_ARRAYS, ByGame, GameTally, tally_games
 from setlab.geometry import third_card_table
-from setlab.kernels import sets_of_board
+from setlab.kernels import close_gaps, sets_of_board
 
 __all__ = [
     "BATCH_SECONDS",
@@ -114,12 +114,7 @@ def _play_games(
                         dealt += 1
                     else:
                         table[p] = -1
-                kept = 0
-                for i in range(size):
-                    if table[i] >= 0:
-                        table[kept] = table[i]
-                        kept += 1
-                size = kept
+                size = close_gaps(table, size)
                 taken += 1
             for k in range(sizes):
                 n = tables_seen[k]

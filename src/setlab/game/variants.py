@@ -21,6 +21,7 @@ import numpy as np
 from setlab.errors import SetlabError
 from setlab.game.rng import WORD_MASK, GameRandom, draw_below, start_state
 from setlab.game.statistics import Estimate, clustered_ratio, mean_estimate, wilson
+from setlab.kernels import close_gaps
 from setlab.variants import count_structures, find_structures, tables, variant
 from setlab.variants.kernels import structures_of_board
 
@@ -300,12 +301,7 @@ def _play_variant_games(
                         refill -= 1
                     else:
                         table[p] = -1
-                kept = 0
-                for i in range(size):
-                    if table[i] >= 0:
-                        table[kept] = table[i]
-                        kept += 1
-                size = kept
+                size = close_gaps(table, size)
             figures[g, 0] = taken
             figures[g, 1] = size
             figures[g, 2] = first_count

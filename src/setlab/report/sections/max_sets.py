@@ -203,15 +203,23 @@ def _open(known: Knowledge, sense: Sense) -> list[int]:
     return [n for (s, n), k in sorted(known.items()) if s == sense and not k.value.proven]
 
 
+def _open_values(known: Knowledge, properties: int) -> tuple[list[int], list[int]] | None:
+    """The n whose M(n) and whose m(n) are open, or None when the table of every n is missing."""
+    if len(known) < 2 * (deck_size(properties) + 1):
+        return None
+    return _open(known, "max"), _open(known, "min")
+
+
 def _answer(known: Knowledge, properties: int) -> str:
     """What the table of every n says: all proven, which n are open, or that it is missing."""
     size = deck_size(properties)
-    if len(known) < 2 * (size + 1):
+    opened = _open_values(known, properties)
+    if opened is None:
         return (
             f"The table of every n is computed by the full report or `setlab maxsets -p "
             f"{properties} --table`; this results store does not hold it yet."
         )
-    open_max, open_min = _open(known, "max"), _open(known, "min")
+    open_max, open_min = opened
     if not open_max and not open_min:
         return (
             f"setlab's answer: **all {size + 1} maxima and all {size + 1} minima are proven** "
@@ -230,12 +238,13 @@ def _answer(known: Knowledge, properties: int) -> str:
 def _finding(known: Knowledge, properties: int) -> str:
     """The summary's sentence on the table of every n: what is proven, what stays open."""
     size = deck_size(properties)
-    if len(known) < 2 * (size + 1):
+    opened = _open_values(known, properties)
+    if opened is None:
         return (
             f"The most and fewest sets among n cards for every n (the paper's open question) "
             f"are in the full report; this results store does not hold them for P = {properties}."
         )
-    open_max, open_min = _open(known, "max"), _open(known, "min")
+    open_max, open_min = opened
     if not open_max and not open_min:
         return (
             f"**The paper's open question is settled for the real deck**: the most sets M(n) "
