@@ -26,7 +26,8 @@ playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright i
 
 import uvicorn  # noqa: E402
 
-from setlab.web import create_app  # noqa: E402
+from setlab.game import play  # noqa: E402
+from setlab.web import create_app, rooms  # noqa: E402
 
 ARGS = [
     "--headless",
@@ -221,7 +222,17 @@ def test_toggle_points_on_the_grid_and_read_the_count(page, shots):
     page.screenshot(path=shots / "results.png")
 
 
-def test_two_players_in_one_room_and_a_dropped_socket_rejoins(browser, server, shots):
+def test_two_players_in_one_room_and_a_dropped_socket_rejoins(browser, server, shots, monkeypatch):
+    # the room deals from the first shuffle whose 12 cards hold no set (about one game in
+    # thirty): the players must call "no set" before anyone can take one
+    no_set_seed = next(
+        seed
+        for seed in itertools.count()
+        if not any(is_set(*t) for t in itertools.combinations(play.Table(seed=seed).cards, 3))
+    )
+    monkeypatch.setattr(
+        rooms, "Table", lambda seed=None, **options: play.Table(no_set_seed, **options)
+    )
     ada_context, bob_context = (
         browser.new_context(),
         browser.new_context(viewport={"width": 390, "height": 844}),
@@ -247,6 +258,14 @@ def test_two_players_in_one_room_and_a_dropped_socket_rejoins(browser, server, s
         )
         table = table_of(ada, "#room-board")
         assert table == table_of(bob, "#room-board")
+        assert not any(is_set(*t) for t in itertools.combinations(table, 3))
+        while not any(is_set(*t) for t in itertools.combinations(table, 3)):
+            ada.click("#room-noset")
+            for page in (ada, bob):
+                page.wait_for_function(
+                    f"() => document.querySelectorAll('#room-board .card').length > {len(table)}"
+                )
+            table = table_of(bob, "#room-board")
         triple = next(t for t in itertools.combinations(table, 3) if is_set(*t))
         for card in triple:
             ada.click(f'#room-board .card[data-card="{card}"]')
