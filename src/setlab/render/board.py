@@ -204,8 +204,8 @@ def ring_levels(groups: Sequence[Sequence[int]], n_cards: int) -> list[int]:
 
     Examples
     --------
-    >>> ring_levels([(0, 1, 2), (0, 3, 4), (1, 3, 5), (2, 4, 5)], 6)
-    [0, 1, 1, 0]
+    >>> ring_levels([(0, 1, 2), (3, 4, 5), (0, 3, 6), (1, 4, 7)], 8)
+    [0, 0, 1, 1]
     """
     used: list[set[int]] = [set() for _ in range(n_cards)]
     levels = []
