@@ -9,7 +9,6 @@ from setlab.cards import (
     accepted_words,
     deck,
     parse_board,
-    parse_valued_card,
     valued_code,
     valued_digits,
     valued_name,
@@ -19,12 +18,12 @@ from setlab.cli.common import (
     card_lists,
     int_in,
     print_json,
-    read_card_texts,
     read_cards,
+    read_variant_board,
 )
 from setlab.errors import SetlabError
 from setlab.find import find_sets, hint, mismatches, third_card
-from setlab.variants import VARIANTS, variant
+from setlab.variants import VARIANTS
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -182,21 +181,7 @@ def run_words(args: argparse.Namespace) -> int:
 
 def run_find_variant(args: argparse.Namespace) -> int:
     """``setlab find --variant NAME``: every structure of a variant, on a board of its deck."""
-    kind = variant(args.variant or "set")
-    if args.values is not None and kind.values is not None and args.values != kind.values:
-        raise SetlabError(f"--values: {kind.title} is played with {kind.values} values")
-    values = args.values or kind.values or 3
-    kind.check(args.properties, values)
-    texts = read_card_texts(args)
-    board: list[int] = []
-    for text in texts:
-        card = parse_valued_card(text, args.properties, values)
-        if card in board:
-            raise SetlabError(f"duplicate card '{text.strip()}'")
-        board.append(card)
-    size = kind.size(values)
-    if len(board) < size:
-        raise SetlabError(f"{len(board)} cards: a {kind.title} board needs at least {size}")
+    kind, values, board = read_variant_board(args)
     from setlab.variants import find_structures  # numba: loaded for the variants only
 
     found = find_structures(board, kind.name, args.properties, values)

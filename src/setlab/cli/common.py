@@ -13,10 +13,13 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from setlab.cards import Card, parse_board
 from setlab.errors import SetlabError
+
+if TYPE_CHECKING:
+    from setlab.variants import Variant
 
 
 def float_in(low: float, high: float, *, open_low: bool = False) -> Callable[[str], float]:
@@ -197,6 +200,32 @@ def read_card_texts(args: argparse.Namespace) -> list[str]:
     elif args.file:
         raise SetlabError("give cards either as arguments or with --file, not both")
     return texts
+
+
+def read_variant_board(args: argparse.Namespace) -> tuple[Variant, int, list[int]]:
+    """The board of ``--variant`` (default set) and ``--values``: (variant, V, card indices).
+
+    Cards are read as :func:`read_card_texts` does and parsed in the variant's deck; a card of
+    the wrong deck, a duplicate, or too few cards for one structure is a SetlabError.
+    """
+    from setlab.cards import parse_valued_card
+    from setlab.variants import variant
+
+    kind = variant(args.variant or "set")
+    if args.values is not None and kind.values is not None and args.values != kind.values:
+        raise SetlabError(f"--values: {kind.title} is played with {kind.values} values")
+    values = args.values or kind.values or 3
+    kind.check(args.properties, values)
+    board: list[int] = []
+    for text in read_card_texts(args):
+        card = parse_valued_card(text, args.properties, values)
+        if card in board:
+            raise SetlabError(f"duplicate card '{text.strip()}'")
+        board.append(card)
+    size = kind.size(values)
+    if len(board) < size:
+        raise SetlabError(f"{len(board)} cards: a {kind.title} board needs at least {size}")
+    return kind, values, board
 
 
 def _finite(value: Any) -> Any:

@@ -1,4 +1,8 @@
-"""``setlab draw``: cards as a board of SET cards, or a configuration on the AG(P,3) layout."""
+"""``setlab draw``: cards as a board of SET cards, or a configuration on the AG(P,3) layout.
+
+With ``--variant`` the board is one of a variant's deck (4Set cards, V-valued cards) and every
+structure on it (set, UltraSet, GhostSet, 4Set) is outlined.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from setlab.cards import Card, parse_card
+from setlab.cards import Card, parse_card, valued_code, valued_digits
 from setlab.cli.common import (
     add_properties,
     card_lists,
@@ -15,11 +19,13 @@ from setlab.cli.common import (
     output_path,
     print_json,
     read_cards,
+    read_variant_board,
 )
 from setlab.errors import SetlabError
 from setlab.find import find_sets
-from setlab.render import board_svg, cap_and_completion_svg, configuration_svg
+from setlab.render import board_svg, cap_and_completion_svg, configuration_svg, sets_svg
 from setlab.render.layout import MAX_GRID_PROPERTIES
+from setlab.variants import VARIANTS
 
 __all__ = ["MAX_SCALE", "register", "run_draw"]
 
@@ -44,6 +50,20 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     draw.add_argument("-f", "--file", help="read the board's cards from a file, one per line")
     draw.add_argument("--sets", action="store_true", help="outline every set on the board")
+    draw.add_argument(
+        "--variant",
+        choices=list(VARIANTS),
+        help="a board of this variant's deck with every structure outlined: sets of V cards "
+        "(set), UltraSets, GhostSets or 4Sets (4Set cards are digits 0-3, codes or names)",
+    )
+    draw.add_argument("--values", type=int_in(2, 10), metavar="V",
+                      help="values per property for --variant set (default 3)")  # fmt: skip
+    draw.add_argument(
+        "--apart",
+        action="store_true",
+        help="draw each set (or structure) on its own, its cards side by side, instead of the "
+        "board",
+    )
     draw.add_argument("--columns", type=int_in(1), metavar="K", help="cards per row of a board")
     draw.add_argument(
         "--drop-constant",
@@ -75,6 +95,12 @@ def run_draw(args: argparse.Namespace) -> int:
         return _run_teaching(args, output)
     if args.card is not None:
         raise SetlabError("--card goes with --teaching")
+    variant_board = args.variant is not None or args.values is not None
+    if args.config is not None and (variant_board or args.apart):
+        given = "--variant/--values" if variant_board else "--apart"
+        raise SetlabError(f"--config draws a configuration of SET cards: {given} does not apply")
+    if variant_board:
+        return _run_variant(args, output)
     if args.config is not None and args.file is not None:
         raise SetlabError("give either --file (a board) or --config (a configuration), not both")
     if args.config is not None:
@@ -83,6 +109,12 @@ def run_draw(args: argparse.Namespace) -> int:
     if args.config is not None:
         drawing = configuration_svg(cards, sets=True, drop_constant=args.drop_constant)
         what = f"{len(cards)} points, {_count(cards, args.properties)}"
+    elif args.apart:
+        sets = find_sets(cards, args.properties)
+        if not sets:
+            raise SetlabError("--apart: no set on the board to draw")
+        drawing = sets_svg(cards, sets)
+        what = _count(cards, args.properties)
     else:
         drawing = board_svg(cards, sets=args.sets, columns=args.columns)
         what = f"{len(cards)} cards" + (
@@ -96,6 +128,32 @@ def run_draw(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_variant(args: argparse.Namespace, output: Path) -> int:
+    """A board of a variant's deck (as ``setlab find --variant`` reads it), structures outlined."""
+    kind, values, board = read_variant_board(args)
+    from setlab.variants import find_structures  # numba: loaded for the variants only
+
+    found = find_structures(board, kind.name, args.properties, values)
+    deck = {"variant": kind.name, "properties": args.properties, "values": values}
+    if args.apart:
+        if not found:
+            raise SetlabError(f"--apart: no {kind.title} on the board to draw")
+        drawing = sets_svg(board, found, **deck)
+    else:
+        drawing = board_svg(board, found, args.columns, **deck)
+    path = drawing.save(output, scale=args.scale)
+    if args.json:
+        print_json({"command": "draw", "path": str(path), **deck,
+                    "cards": [[int(d) for d in valued_digits(c, args.properties, values)]
+                              for c in board],
+                    "codes": [valued_code(c, args.properties, values) for c in board],
+                    "found": [list(s) for s in found], "count": len(found)})  # fmt: skip
+        return 0
+    noun = ("set" if kind.name == "set" else kind.title) + ("" if len(found) == 1 else "s")
+    print(f"wrote {path} ({len(board)} cards, {len(found)} {noun} outlined)")
+    return 0
+
+
 def _count(cards: list[Card], properties: int) -> str:
     found = len(find_sets(cards, properties))
     return f"{found} set" + ("" if found == 1 else "s")
@@ -105,7 +163,8 @@ def _run_teaching(args: argparse.Namespace, output: Path) -> int:
     """The cap and one more card with the sets it completes (render.cap_and_completion_svg)."""
     given = [name for name, value in (("CARD", args.cards), ("--config", args.config),
              ("--file", args.file), ("--sets", args.sets), ("--columns", args.columns),
-             ("--drop-constant", args.drop_constant)) if value]  # fmt: skip
+             ("--drop-constant", args.drop_constant), ("--variant", args.variant),
+             ("--values", args.values), ("--apart", args.apart)) if value]  # fmt: skip
     if given:
         raise SetlabError(f"--teaching draws its own cards: {', '.join(given)} does not apply")
     if not 1 <= args.properties <= MAX_GRID_PROPERTIES:

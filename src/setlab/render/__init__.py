@@ -8,7 +8,7 @@ every picture of points of AG(P,3) places them by the one layout of :mod:`setlab
 
 from setlab.render.board import board_svg, set_colours, sets_svg
 from setlab.render.caps import blocking_graph_svg, cap_and_completion_svg, deck_svg
-from setlab.render.cards import card_svg
+from setlab.render.cards import card_svg, valued_card_svg
 from setlab.render.drawing import Drawing
 from setlab.render.grid import configuration_svg
 from setlab.render.layout import grid_cell, layout_axes, point_position
@@ -26,4 +26,5 @@ __all__ = [
     "point_position",
     "set_colours",
     "sets_svg",
+    "valued_card_svg",
 ]

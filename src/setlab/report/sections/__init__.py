@@ -11,6 +11,7 @@ from setlab.report.sections import (
     max_sets,
     paper_configurations,
     real_games,
+    variants,
     wikipedia_basics,
 )
 
@@ -21,6 +22,7 @@ SECTIONS = (
     wikipedia_basics,
     cap_sets,
     real_games,
+    variants,
     blog_methods,
 )
 """Section modules, in the order they appear in the report."""
