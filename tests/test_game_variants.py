@@ -10,15 +10,19 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from setlab.extremal.caps.deck import card_words
 from setlab.game.variants import (
     MODES,
+    VariantTable,
     exact_mean_structures,
     game_figures,
     play_variant,
     simulate_variant,
     variant_game_figures,
+    why_not,
 )
 from setlab.variants import find_structures
+from variant_oracles import brute_force, four_rule, ghost_rule
 
 
 @pytest.mark.parametrize("name", sorted(MODES))
@@ -99,3 +103,87 @@ def test_simulate_variant_command(capsys):
         assert main(["simulate", "--variant", "junior", *argv]) == 2
         err = capsys.readouterr().err
         assert len(err.splitlines()) == 1 and err.startswith("error: ")
+
+
+# -- the interactive table and its explanations (the web's Play modes) ------------------------
+
+ORACLE_MODES = {"ultra": "ultra", "ultra9": "ultra", "ghost": "ghost", "4set": "4set",
+                "4set-junior": "4set", "junior": "set", "megaset": "set"}  # fmt: skip
+
+
+def brute_structures(name, cards):
+    m = MODES[name]
+    return brute_force(cards, ORACLE_MODES[name], m.properties, m.values)
+
+
+@pytest.mark.parametrize("name", ["ultra9", "ghost", "4set-junior", "junior", "chain"])
+def test_a_table_played_by_claims_ends_with_no_structure_by_brute_force(name):
+    m = MODES[name]
+    table = VariantTable(name, seed=3)
+    seen = set(table.cards)
+    while not table.over:
+        found = table.sets()
+        if found:
+            assert table.claim(found[-1]).ok
+        else:
+            before, left = len(table.cards), table.deck_left
+            assert m.chain or brute_structures(name, table.cards) == []
+            assert table.no_set().ok
+            assert len(table.cards) == before + min(3 - before % 3, left)
+        seen |= set(table.cards)
+    assert seen == set(range(m.cards))
+    taken = [c for cards in table.taken for c in cards]
+    if m.chain:
+        assert 3 + 2 * (len(table.taken) - 1) + len(table.cards) == m.cards
+        for before, after in itertools.pairwise(table.taken):
+            assert len(set(before) & set(after)) == 1
+    else:
+        assert len(taken) + len(table.cards) == m.cards
+        assert brute_structures(name, table.cards) == []
+
+
+@pytest.mark.parametrize("name", ["ultra", "ghost", "4set", "junior", "megaset"])
+def test_why_not_is_empty_exactly_for_structures(name):
+    m = MODES[name]
+    rng = np.random.default_rng(7)
+    for _ in range(150):
+        cards = [int(c) for c in rng.choice(m.cards, m.size, replace=False)]
+        if rng.random() < 0.3:  # make some real structures: a structure of a bigger board
+            board = [int(c) for c in rng.choice(m.cards, 15, replace=False)]
+            found = brute_structures(name, board)
+            if found:
+                cards = [board[i] for i in found[0]]
+        reasons = why_not(name, cards)
+        assert (reasons == []) == bool(brute_structures(name, cards)), (cards, reasons)
+
+
+def test_why_not_names_the_failing_properties_of_ghost_and_4set():
+    words = ("number", "colour", "shading", "shape")
+    rng = np.random.default_rng(1)
+    for name, values, size, rule in (("ghost", 3, 6, ghost_rule), ("4set", 4, 4, four_rule)):
+        for _ in range(100):
+            cards = [int(c) for c in rng.choice(values**4, size, replace=False)]
+            digits = card_words(cards, 4, values)
+            failing = [words[axis] for axis in range(4) if not rule([(d[axis],) for d in digits])]
+            assert [r.split(":")[0] for r in why_not(name, cards)] == failing
+
+
+def test_a_chain_claim_must_hold_one_card_of_the_previous_set():
+    table = VariantTable("chain", seed=5)
+    while not table.sets():
+        table.no_set()
+    first = table.sets()[0]
+    assert table.claim(first).ok and table.previous == list(first)
+    plain = [
+        s for s in itertools.combinations(table.cards, 3) if find_structures(list(s), "set", 4)
+    ]
+    if plain:  # a set of three table cards is not a chain move
+        reasons = table.claim(plain[0]).reasons
+        assert reasons == (
+            "a chain set holds exactly one card of the previous set and two of the table",
+        )
+    while not table.sets():
+        table.no_set()
+    a, b, kept = table.sets()[0]
+    assert kept in first and table.hint(2) == [a, b]
+    assert table.claim([kept, a, b]).ok and table.previous == [kept, a, b]

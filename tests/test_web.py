@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import math
 import socket
 import warnings
+from fractions import Fraction
 
 import pytest
 
@@ -309,3 +311,108 @@ def test_serve_refuses_a_bad_port_or_a_busy_one_in_one_line(capsys):
         assert main(["serve", "--port", str(port)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: cannot listen on 127.0.0.1:") and err.count("\n") == 1
+
+
+def ultra_brute(cards: tuple[int, ...]) -> bool:
+    a, b, c, d = (digits(x) for x in cards)
+    return any(
+        all((p[i] + q[i] - r[i] - s[i]) % 3 == 0 for i in range(4))
+        for p, q, r, s in ((a, b, c, d), (a, c, b, d), (a, d, b, c))
+    )
+
+
+def test_the_modes_are_listed_and_a_ghostset_game_explains_a_wrong_six(client):
+    modes = {m["name"]: m for m in client.get("/api/modes").json()["modes"]}
+    assert {n: m["size"] for n, m in modes.items()} == {
+        "set": 3, "chain": 3, "junior": 3, "megaset": 3, "ultra": 4, "ultra9": 4, "ghost": 6,
+        "4set": 4, "4set-junior": 4,
+    }  # fmt: skip
+    junior = client.get("/api/deck?mode=junior").json()["cards"]
+    assert len(junior) == 27 and all(" solid " in c["name"] for c in junior)
+    game = client.post("/api/solo", json={"mode": "ghost"}).json()
+    assert game["mode"] == "ghost" and len(game["table"]) == 10 and game["size"] == 6
+    six = next(
+        t
+        for t in itertools.combinations(game["table"], 6)
+        if any(sum(column) % 3 for column in zip(*(digits(c) for c in t), strict=True))
+    )
+    failing = [
+        PROPERTIES[i]
+        for i, column in enumerate(zip(*(digits(c) for c in six), strict=True))
+        if sum(column) % 3
+    ]
+    answer = client.post(f"/api/solo/{game['game']}/claim", json={"cards": list(six)}).json()
+    assert not answer["ok"] and answer["mistakes"] == 1
+    assert [r.split(":")[0] for r in answer["reasons"]] == failing
+    three = client.post(f"/api/solo/{game['game']}/claim", json={"cards": list(six[:3])}).json()
+    assert three["reasons"] == ["choose 6 cards"] and three["mistakes"] == 1
+    assert client.post("/api/solo", json={"mode": "<b>"}).status_code == 400
+
+
+def test_a_whole_ultraset_game_is_kept_with_its_mode(client, store_path):
+    game = client.post("/api/solo", json={"mode": "ultra9"}).json()
+    gid = game["game"]
+    while not game["over"]:
+        found = [t for t in itertools.combinations(game["table"], 4) if ultra_brute(t)]
+        if found:
+            game = client.post(f"/api/solo/{gid}/claim", json={"cards": list(found[0])}).json()
+            assert game["ok"]
+        else:
+            game = client.post(f"/api/solo/{gid}/noset", json={}).json()
+            assert game["ok"]
+    assert 4 * game["taken"] + len(game["table"]) == 81
+    stats = client.get("/api/stats?mode=ultra9").json()
+    assert stats["games"] == 1 and stats["recent"][0]["sets"] == game["taken"]
+    assert client.get("/api/stats?mode=set").json()["games"] == 0
+    assert [m["mode"] for m in stats["modes"]] == ["ultra9"]
+    with Store(store_path) as store:
+        assert [(g.mode, g.sets) for g in store.games("solo")] == [("ultra9", game["taken"])]
+
+
+def test_a_finished_room_game_is_kept_per_player(client, store_path):
+    ada = client.post("/api/rooms", json={"name": "Ada", "mode": "4set-junior"}).json()
+    code = ada["room"]
+    bob = client.post(f"/api/rooms/{code}/join", json={"name": "Bob"}).json()
+    with client.websocket_connect(f"/ws/rooms/{code}?player={ada['player']}") as a:
+        state = a.receive_json()
+        assert state["mode"] == "4set-junior" and state["size"] == 4
+        room = client.app.state.lobby.get(code)
+        turn = 0
+        while not state["over"]:
+            found = room.table.sets()
+            move = {"type": "claim", "cards": list(found[0])} if found else {"type": "noset"}
+            if turn % 3 == 2 and found:  # Bob takes every third structure
+                asyncio.run(room.claim(bob["player"], found[0]))
+                state = room.state()
+            else:
+                a.send_json(move)
+                while (reply := a.receive_json())["type"] == "state":
+                    state = reply
+                assert reply["ok"]
+                state = room.state()
+            turn += 1
+        a.send_json({"type": "state"})
+        a.receive_json()
+    with Store(store_path) as store:
+        games = store.games("room")
+    scores = {p.name: p.score for p in room.players.values()}
+    assert {g.player: g.sets for g in games} == scores and len(games) == 2
+    assert all(g.mode == "4set-junior" and g.seconds > 0 for g in games)
+    assert sum(scores.values()) == len(room.table.taken)
+    stats = client.get("/api/stats").json()
+    assert {r["player"] for r in stats["rooms"]} == {"Ada", "Bob"}
+
+
+def test_analyse_gives_exact_odds_of_no_set():
+    """k random cards hold no set with probability (caps of k) / C(N, k): brute force on AG(3,3)."""
+    with TestClient(create_app(":memory:")) as test_client:
+        for k in (4, 5):
+            cards = ["".join(map(str, digits(c, 3))) for c in range(k)]
+            answer = test_client.post("/api/analyse", json={"cards": cards, "properties": 3}).json()
+            caps = sum(
+                1 for s in itertools.combinations(range(27), k) if not brute_sets(list(s), 3)
+            )
+            assert answer["no_set"]["value"] == str(Fraction(caps, math.comb(27, k)))
+        twelve = test_client.post("/api/analyse", json={"cards": list(range(12))}).json()
+        assert twelve["expected_exact"] == "220/79"
+        assert twelve["no_set"]["pending"] or twelve["no_set"]["value"] == "325432404/10074689485"

@@ -289,3 +289,109 @@ def test_two_players_in_one_room_and_a_dropped_socket_rejoins(browser, server, s
     finally:
         ada_context.close()
         bob_context.close()
+
+
+def ultra_rule(cards: tuple[int, ...]) -> bool:
+    a, b, c, d = ([(x // 3**i) % 3 for i in range(4)] for x in cards)
+    return any(
+        all((p[i] + q[i] - r[i] - s[i]) % 3 == 0 for i in range(4))
+        for p, q, r, s in ((a, b, c, d), (a, c, b, d), (a, d, b, c))
+    )
+
+
+def choose_mode(page, name: str) -> str:
+    page.goto(page.base + "#play")
+    page.wait_for_selector("#play-board[data-game] .card")
+    page.select_option("#play-mode", name)
+    page.wait_for_selector(f"#play-board[data-mode='{name}'] .card")
+    return page.get_attribute("#play-board", "data-game")
+
+
+def test_a_whole_ultraset_game_by_clicking(page, shots):
+    game = choose_mode(page, "ultra")
+    assert "No UltraSet here" in page.inner_text("#play-noset")
+    table = table_of(page)
+    wrong = next(t for t in itertools.combinations(table, 4) if not ultra_rule(t))
+    for card in wrong:
+        page.click(f'#play-board .card[data-card="{card}"]')
+    page.wait_for_function(
+        "() => document.getElementById('play-message').textContent.startsWith('Not an UltraSet')"
+    )
+    assert "need" in page.inner_text("#play-message")
+    page.wait_for_selector("#play-board .card.selected", state="detached")
+    for _ in range(40):
+        if page.is_visible("#play-over"):
+            break
+        before = page.inner_text("#play-taken"), page.inner_text("#play-deck")
+        found = page.request.get(f"{page.base}api/solo/{game}/sets").json()["sets"]
+        if found:
+            assert ultra_rule(tuple(found[0]))
+            for card in found[0]:
+                page.click(f'#play-board .card[data-card="{card}"]')
+        else:
+            page.click("#play-noset")
+        page.wait_for_function(
+            "([t, d]) => document.getElementById('play-taken').textContent !== t"
+            " || document.getElementById('play-deck').textContent !== d"
+            " || !document.getElementById('play-over').hidden",
+            arg=before,
+        )
+    page.wait_for_selector("#play-over:not([hidden])")
+    left = table_of(page)
+    assert 4 * int(page.inner_text("#play-taken")) + len(left) == 81
+    assert not any(ultra_rule(t) for t in itertools.combinations(left, 4))
+    page.wait_for_function(
+        "() => document.querySelector('#stats-modes tr.current td')?.textContent === 'UltraSet'"
+    )
+    page.screenshot(path=shots / "play-ultra-over.png")
+
+
+def test_a_ghostset_selection_and_hint_at_phone_width(browser, server, shots):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        tab = context.new_page()
+        tab.base = server  # type: ignore[attr-defined]
+        game = choose_mode(tab, "ghost")
+        table = table_of(tab)
+        assert len(table) == 10
+        six = table[:6]
+        is_ghost = all(sum((c // 3**i) % 3 for c in six) % 3 == 0 for i in range(4))
+        for card in six:
+            tab.click(f'#play-board .card[data-card="{card}"]')
+        tab.wait_for_function(
+            "() => /^(Not a GhostSet|GhostSet!)/.test(document.getElementById('play-message')"
+            ".textContent)"
+        )
+        message = tab.inner_text("#play-message")
+        assert message.startswith("GhostSet!" if is_ghost else "Not a GhostSet")
+        tab.screenshot(path=shots / "play-ghost-phone.png", full_page=True)
+        tab.keyboard.press("h")
+        found = tab.request.get(f"{server}api/solo/{game}/sets").json()["sets"]
+        if found:
+            tab.wait_for_selector("#play-board .card.hint")
+            hinted = int(tab.get_attribute("#play-board .card.hint", "data-card"))
+            assert any(hinted in s for s in found)
+        # 4Set: the cards of the 4-valued deck are on the table (as pictures or as tiles)
+        choose_mode(tab, "4set")
+        assert len(table_of(tab)) == 12
+        tab.screenshot(path=shots / "play-4set-phone.png", full_page=True)
+    finally:
+        context.close()
+
+
+def test_set_chain_shows_the_previous_set(page, shots):
+    game = choose_mode(page, "chain")
+    while not (found := page.request.get(f"{page.base}api/solo/{game}/sets").json()["sets"]):
+        page.click("#play-noset")
+        page.wait_for_timeout(200)
+    for card in found[0]:
+        page.click(f'#play-board .card[data-card="{card}"]')
+    page.wait_for_selector("#play-previous:not([hidden]) .card")
+    shown = [
+        int(x)
+        for x in page.eval_on_selector_all(
+            "#play-previous-cards .card", "n => n.map(c => c.dataset.card)"
+        )
+    ]
+    assert sorted(shown) == sorted(found[0])
+    page.screenshot(path=shots / "play-chain.png")

@@ -15,6 +15,7 @@ write or after it, never in between. The layout of the max/min problems is fixed
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
@@ -88,7 +89,9 @@ CREATE TABLE IF NOT EXISTS games (
     sets        INTEGER NOT NULL,
     hints       INTEGER NOT NULL,
     mistakes    INTEGER NOT NULL,
-    finished    REAL    NOT NULL
+    finished    REAL    NOT NULL,
+    mode        TEXT    NOT NULL DEFAULT 'set',
+    player      TEXT    NOT NULL DEFAULT ''
 );
 """
 
@@ -191,7 +194,11 @@ def interval_text(name: str, lower: int | None, upper: int | None) -> str:
 
 @dataclass(frozen=True)
 class PlayedGame:
-    """One game a person played (``kind`` "solo" or "room"): time, sets taken, hints, mistakes."""
+    """One game a person played (``kind`` "solo" or "room"): time, sets taken, hints, mistakes.
+
+    ``mode`` is the game's mode ("set", or a mode of :mod:`setlab.game.variants`); ``player``
+    the name a room player chose (empty for a solo game).
+    """
 
     id: int
     kind: str
@@ -201,6 +208,8 @@ class PlayedGame:
     hints: int
     mistakes: int
     finished: float
+    mode: str = "set"
+    player: str = ""
 
 
 class Store:
@@ -244,6 +253,7 @@ class Store:
                 if self.path != ":memory:":
                     db.execute("PRAGMA journal_mode=WAL")
                 db.executescript(_SCHEMA)
+                _add_game_columns(db)
             except (OSError, sqlite3.Error) as error:
                 raise SetlabError(f"cannot open results store {self.path}: {error}") from None
             self._connection = db
@@ -476,7 +486,15 @@ class Store:
     # -- games played --------------------------------------------------------------------------
 
     def record_game(
-        self, kind: str, properties: int, seconds: float, sets: int, hints: int, mistakes: int
+        self,
+        kind: str,
+        properties: int,
+        seconds: float,
+        sets: int,
+        hints: int,
+        mistakes: int,
+        mode: str = "set",
+        player: str = "",
     ) -> int:
         """Keep one finished game a person played; returns its id.
 
@@ -490,18 +508,32 @@ class Store:
         """
         with self._transaction():
             cursor = self._db.execute(
-                "INSERT INTO games (kind, properties, seconds, sets, hints, mistakes, finished)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (kind, properties, float(seconds), sets, hints, mistakes, time.time()),
+                "INSERT INTO games (kind, properties, seconds, sets, hints, mistakes, finished,"
+                " mode, player) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    kind,
+                    properties,
+                    float(seconds),
+                    sets,
+                    hints,
+                    mistakes,
+                    time.time(),
+                    mode,
+                    player,
+                ),
             )
             return int(cursor.lastrowid or 0)
 
-    def games(self, kind: str | None = None, limit: int = 1000) -> list[PlayedGame]:
-        """The games played, most recent first (at most ``limit``), optionally of one kind."""
+    def games(
+        self, kind: str | None = None, limit: int = 1000, mode: str | None = None
+    ) -> list[PlayedGame]:
+        """The games played, most recent first (at most ``limit``), optionally of one kind
+        and one mode."""
         rows = self._reader.execute(
-            "SELECT id, kind, properties, seconds, sets, hints, mistakes, finished FROM games"
-            " WHERE (? IS NULL OR kind=?) ORDER BY finished DESC, id DESC LIMIT ?",
-            (kind, kind, limit),
+            "SELECT id, kind, properties, seconds, sets, hints, mistakes, finished, mode, player"
+            " FROM games WHERE (? IS NULL OR kind=?) AND (? IS NULL OR mode=?)"
+            " ORDER BY finished DESC, id DESC LIMIT ?",
+            (kind, kind, mode, mode, limit),
         )
         return [PlayedGame(*row) for row in rows]
 
@@ -520,6 +552,15 @@ class _Transaction:
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
         self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def _add_game_columns(db: sqlite3.Connection) -> None:
+    """Give a store made before games had a mode and a player name those columns."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    for name, default in (("mode", "'set'"), ("player", "''")):
+        if name not in columns:
+            with contextlib.suppress(sqlite3.OperationalError):  # a read-only store stays as is
+                db.execute(f"ALTER TABLE games ADD COLUMN {name} TEXT NOT NULL DEFAULT {default}")
 
 
 def _check_creatable(path: Path) -> None:

@@ -9,8 +9,10 @@ previous set (exactly one card of it), and the new set becomes the previous one.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable
+import secrets
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -18,22 +20,40 @@ from functools import cache
 import numba as nb
 import numpy as np
 
+from setlab.cards import (
+    FOURTH_VALUES,
+    PROPERTY_NAMES,
+    VALUE_NAMES,
+    valued_code,
+    valued_name,
+    vector_of,
+)
 from setlab.errors import SetlabError
+from setlab.game.play import Claim, why_not_a_set
 from setlab.game.rng import WORD_MASK, GameRandom, draw_below, start_state
 from setlab.game.statistics import Estimate, clustered_ratio, mean_estimate, wilson
 from setlab.kernels import close_gaps
-from setlab.variants import count_structures, find_structures, tables, variant
+from setlab.variants import count_structures, find_structures, is_ultra, tables, variant
 from setlab.variants.kernels import structures_of_board
+from setlab.variants.structures import vectors
 
 __all__ = [
     "MODES",
+    "RULES",
+    "TITLES",
     "Mode",
     "VariantGame",
     "VariantSummary",
+    "VariantTable",
+    "card_code",
+    "card_name",
+    "display_card",
     "mode",
+    "mode_properties",
     "play_variant",
     "simulate_variant",
     "variant_game_figures",
+    "why_not",
 ]
 
 
@@ -114,12 +134,295 @@ def _chain_moves(table: list[int], previous: list[int], properties: int) -> list
     ]
 
 
+TITLES = {
+    "set": "SET",
+    "chain": "Set-Chain",
+    "junior": "SET Junior",
+    "megaset": "MegaSet",
+    "ultra": "UltraSet",
+    "ultra9": "UltraSet, 9 cards",
+    "ghost": "GhostSet",
+    "4set": "4Set",
+    "4set-junior": "4Set Junior",
+}
+"""The name a player knows each mode by ("set" is the real game of :mod:`setlab.game.play`)."""
+
+RULES = {
+    "set": "Three cards that are, in each property, all the same or all different.",
+    "chain": "A set; after the first, two table cards and exactly one card of the previous set.",
+    "junior": "Three cards, all the same or all different in number, colour and shape.",
+    "megaset": "Three cards, all the same or all different in each of five properties.",
+    "ultra": "Four cards in two pairs that need the same third card (a + b = c + d).",
+    "ultra9": "Four cards in two pairs that need the same third card (a + b = c + d).",
+    "ghost": "Six cards whose values balance in every property (they sum to 0).",
+    "4set": "Four cards: in each property all the same, all different, or two pairs.",
+    "4set-junior": "Four cards: in each property all the same, all different, or two pairs.",
+}
+"""Each mode's structure in one sentence, as the page states it."""
+
+_COUNTS_OF = {6: "ghost", 4: "4set"}
+
+
+def display_card(name: str, card: int) -> tuple[int, int, int]:
+    """The card of mode ``name`` as a card of a 4-property deck: (index, properties, values).
+
+    The Junior decks have no shading: their card (number, colour, shape) is drawn and named as
+    the solid card of the full deck with the same values. Other decks are drawn as they are.
+
+    Examples
+    --------
+    >>> display_card("junior", 26), display_card("4set-junior", 63), display_card("megaset", 5)
+    ((74, 4, 3), (243, 4, 4), (5, 5, 3))
+    """
+    m = mode(name) if name != "set" else Mode("set", "set", 4, 12)
+    if m.properties != 3:
+        return card, m.properties, m.values
+    v = m.values
+    number, colour, shape = card // (v * v), card // v % v, card % v
+    return ((number * v + colour) * v + 0) * v + shape, 4, v
+
+
+def card_code(name: str, card: int) -> str:
+    """The short code of a card of mode ``name`` (``2RTO``, ``4BDT``; digits for MegaSet)."""
+    index, properties, values = display_card(name, card)
+    return valued_code(index, properties, values)
+
+
+def card_name(name: str, card: int) -> str:
+    """The name of a card of mode ``name`` (``2 red striped ovals``; digits for MegaSet)."""
+    index, properties, values = display_card(name, card)
+    return valued_name(index, properties, values)
+
+
+def _property_words(name: str) -> list[tuple[str, list[str]]]:
+    """(property name, value words) per axis of the mode's cards."""
+    _, properties, values = display_card(name, 0)
+    if properties != 4:
+        return [(f"x{axis}", [str(d) for d in range(values)]) for axis in range(properties)]
+    axes = range(4) if mode_properties(name) == 4 else (0, 1, 3)
+    return [(PROPERTY_NAMES[a], [*VALUE_NAMES[a], FOURTH_VALUES[a]][:values]) for a in axes]
+
+
+def mode_properties(name: str) -> int:
+    """Properties of the cards of mode ``name`` (4 for the real game, "set")."""
+    return 4 if name == "set" else mode(name).properties
+
+
+def why_not(name: str, cards: Sequence[int]) -> list[str]:
+    """Why distinct ``cards`` of mode ``name`` are not its structure (empty when they are).
+
+    A set names the properties where two agree and one differs (:func:`why_not_a_set`); an
+    UltraSet the pairing closest to working, with the third card each pair needs; a GhostSet or
+    a 4Set the value counts of each property that breaks its rule. The chain rule is checked by
+    :meth:`VariantTable.claim`.
+
+    Examples
+    --------
+    >>> from setlab.cards import parse_card
+    >>> why_not("ghost", [parse_card(c) for c in ("1RSD", "2RSD", "3RSD", "1GSD", "2GSD", "3PSD")])
+    ['colour: red ×3, green ×2, purple ×1']
+    >>> why_not("4set", [0, 1, 4, 6])
+    ['shape: diamond ×2, squiggle ×1, oval ×1']
+    >>> why_not("ultra", [0, 1, 9, 27])
+    ['1RSD + 1RSS need 1RSO, but 1GSD + 2RSD need 3PSD (no pairing shares one)']
+    """
+    m = None if name == "set" else mode(name)
+    properties, values = mode_properties(name), 3 if m is None else m.values
+    if m is None or m.structure == "set":
+        shown = [display_card(name, c)[0] for c in cards]
+        return why_not_a_set(shown, 4 if properties == 3 else properties)
+    if m.structure == "ultra":
+        if is_ultra(cards, properties):
+            return []
+        third = tables("set", properties).third
+        a, b, c, d = (int(x) for x in cards)
+
+        def need(x: int, y: int) -> int:
+            return int(third[x, y])
+
+        def apart(x: int, y: int) -> int:
+            return sum(
+                p != q
+                for p, q in zip(vector_of(x, properties), vector_of(y, properties), strict=True)
+            )
+
+        pairings = ((a, b, c, d), (a, c, b, d), (a, d, b, c))
+        w, x, y, z = min(pairings, key=lambda t: apart(need(t[0], t[1]), need(t[2], t[3])))
+        code = functools.partial(card_code, name)
+        return [
+            f"{code(w)} + {code(x)} need {code(need(w, x))}, but {code(y)} + {code(z)} need "
+            f"{code(need(y, z))} (no pairing shares one)"
+        ]
+    words = _property_words(name)
+    reasons = []
+    for axis, column in enumerate(vectors(cards, properties, values).T.tolist()):
+        counts = [column.count(v) for v in range(values)]
+        if m.structure == "ghost":
+            fine = len({n % 3 for n in counts}) == 1
+        else:
+            fine = sorted(n for n in counts if n) in ([4], [1, 1, 1, 1], [2, 2])
+        if not fine:
+            prop, value_words = words[axis]
+            shown = ", ".join(f"{value_words[v]} ×{n}" for v, n in enumerate(counts) if n)
+            reasons.append(f"{prop}: {shown}")
+    return reasons
+
+
+class VariantTable:
+    """One game of a mode in play, a move at a time, by the rules of the module docstring.
+
+    Parameters
+    ----------
+    name
+        The mode (a key of :data:`MODES`).
+    seed
+        Shuffle by ``GameRandom(seed, 0)`` (default: a random seed), unless ``order`` is given.
+    order
+        The deck in the order it is dealt.
+
+    Examples
+    --------
+    >>> table = VariantTable("ultra", seed=5)
+    >>> len(table.cards), table.deck_left, table.size
+    (12, 69, 4)
+    >>> while not table.over:
+    ...     found = table.sets()
+    ...     _ = table.claim(found[0]) if found else table.no_set()
+    >>> 4 * len(table.taken) + len(table.cards)
+    81
+    """
+
+    def __init__(self, name: str, seed: int | None = None, order: Sequence[int] | None = None):
+        self.mode = mode(name)
+        self.name = name
+        self.properties = self.mode.properties
+        self.size = self.mode.size
+        self.seed = secrets.randbits(63) if seed is None else seed
+        if order is None:
+            order = GameRandom(self.seed, 0).shuffled(self.mode.cards)
+        self.order = [int(card) for card in order]
+        self.dealt = min(self.mode.deal, len(self.order))
+        self.cards: list[int] = self.order[: self.dealt]
+        self.previous: list[int] = []
+        """Set-Chain: the set taken last, which the next set must share exactly one card with."""
+        self.taken: list[tuple[int, ...]] = []
+        self.version = 0
+        """Counts every change of the table (a structure taken, cards added)."""
+
+    @property
+    def deck_left(self) -> int:
+        """Cards not yet dealt."""
+        return len(self.order) - self.dealt
+
+    @property
+    def chained(self) -> bool:
+        """True when a move must chain on the previous set (Set-Chain after its first set)."""
+        return self.mode.chain and bool(self.previous)
+
+    def places(self) -> list[tuple[int, ...]]:
+        """The moves on the table as ascending positions, in lexicographic order.
+
+        A move is a structure, or in a chained game the two table cards of a chain move.
+        """
+        if self.chained:
+            return _chain_moves(self.cards, self.previous, self.properties)
+        m = self.mode
+        return find_structures(self.cards, m.structure, m.properties, m.values)
+
+    def sets(self) -> list[tuple[int, ...]]:
+        """The structures that can be taken, as cards (a chain set with its previous card last)."""
+        found = [tuple(self.cards[p] for p in places) for places in self.places()]
+        if self.chained:
+            third = tables("set", self.properties).third
+            found = [(a, b, int(third[a, b])) for a, b in found]
+        return found
+
+    @property
+    def over(self) -> bool:
+        """True when the deck is empty and no move is left."""
+        return not self.deck_left and not self.places()
+
+    def take(self, places: Sequence[int]) -> tuple[int, ...]:
+        """Take the move at ``places``; refill up to the board size; the cards taken."""
+        cards = tuple(self.cards[p] for p in places)
+        if self.mode.chain:
+            if self.previous:
+                third = tables("set", self.properties).third
+                cards = (int(third[cards[0], cards[1]]), *cards)
+            self.previous = list(cards)
+        self.taken.append(cards)
+        refill = max(0, self.mode.deal - (len(self.cards) - len(places)))
+        for p in sorted(places):
+            if refill > 0 and self.dealt < len(self.order):
+                self.cards[p] = self.order[self.dealt]
+                self.dealt += 1
+                refill -= 1
+            else:
+                self.cards[p] = -1
+        self.cards = [card for card in self.cards if card >= 0]
+        self.version += 1
+        return cards
+
+    def add_cards(self) -> None:
+        """Deal up to the next multiple of 3 (the deck allowing)."""
+        more = self.order[self.dealt : self.dealt + next_size(len(self.cards)) - len(self.cards)]
+        self.cards.extend(more)
+        self.dealt += len(more)
+        self.version += 1
+
+    def claim(self, cards: Sequence[int]) -> Claim:
+        """Take ``cards`` if they are a structure of the table (and chain, in Set-Chain).
+
+        Examples
+        --------
+        >>> table = VariantTable("ghost", seed=1)
+        >>> table.claim(table.cards[:3]).reasons
+        ('choose 6 cards',)
+        """
+        try:
+            chosen = [int(card) for card in cards]
+        except (TypeError, ValueError):
+            return Claim(False, ("cards are given by their numbers",))
+        if len(chosen) != self.size or len(set(chosen)) != self.size:
+            return Claim(False, (f"choose {self.size} cards",))
+        on_table = [card for card in chosen if card in self.cards]
+        if self.chained:
+            kept = [card for card in chosen if card in self.previous]
+            if len(kept) != 1 or len(on_table) != 2:
+                if len(on_table) + len(kept) < 3:
+                    return Claim(False, ("those cards are no longer on the table",))
+                return Claim(False, ("a chain set holds exactly one card of the previous set "
+                                     "and two of the table",))  # fmt: skip
+        elif len(on_table) != len(chosen):
+            return Claim(False, ("those cards are no longer on the table",))
+        reasons = why_not(self.name, chosen)
+        if reasons:
+            return Claim(False, tuple(reasons))
+        self.take(sorted(self.cards.index(card) for card in on_table))
+        return Claim(True)
+
+    def no_set(self) -> Claim:
+        """A player calls "no structure": if right, deal up to the next multiple of 3."""
+        if self.places():
+            return Claim(False, (f"there is a {TITLES[self.name]} on the table",))
+        if self.deck_left:
+            self.add_cards()
+        return Claim(True)
+
+    def hint(self, cards: int) -> list[int]:
+        """The first ``cards`` (1 or 2) table cards of the first move on the table; [] if none."""
+        found = self.places()
+        if not found:
+            return []
+        return [self.cards[p] for p in found[0][: max(1, min(2, cards))]]
+
+
 def play_variant(name: str, seed: int = 0, game: int = 0) -> VariantGame:
     """Play one game of mode ``name`` by the rules (module docstring); the reference engine.
 
     The deck is shuffled by ``GameRandom(seed, game)`` and the structure taken is drawn by the
     same source among those on the table in lexicographic order of positions, as the batch
-    kernel of :func:`simulate_variant` does.
+    kernel of :func:`simulate_variant` does. The moves are those of :class:`VariantTable`.
 
     Examples
     --------
@@ -127,43 +430,19 @@ def play_variant(name: str, seed: int = 0, game: int = 0) -> VariantGame:
     >>> g.inspections[0][1], 4 * len(g.taken) + g.cards_left
     (12, 81)
     """
-    m = mode(name)
     rng = GameRandom(seed, game)
-    deck = rng.shuffled(m.cards)
-    table, dealt = deck[: m.deal], m.deal
-    previous: list[int] = []
+    table = VariantTable(name, order=rng.shuffled(mode(name).cards))
     record = VariantGame()
     while True:
-        if m.chain and previous:
-            found = _chain_moves(table, previous, m.properties)
-        else:
-            found = find_structures(table, m.structure, m.properties, m.values)
-        record.inspections.append((len(record.taken), len(table), len(found)))
+        found = table.places()
+        record.inspections.append((len(record.taken), len(table.cards), len(found)))
         if not found:
-            if dealt == len(deck):
-                record.cards_left = len(table)
+            if not table.deck_left:
+                record.cards_left = len(table.cards)
                 return record
-            more = next_size(len(table)) - len(table)
-            table = table + deck[dealt : dealt + more]
-            dealt = min(dealt + more, len(deck))
+            table.add_cards()
             continue
-        places = found[rng.below(len(found))]
-        cards = tuple(table[p] for p in places)
-        if m.chain:
-            if previous:
-                third = tables("set", m.properties).third
-                cards = (int(third[cards[0], cards[1]]), *cards)
-            previous = list(cards)
-        record.taken.append(cards)
-        refill = max(0, m.deal - (len(table) - len(places)))
-        for p in places:
-            if refill > 0 and dealt < len(deck):
-                table[p] = deck[dealt]
-                dealt += 1
-                refill -= 1
-            else:
-                table[p] = -1
-        table = [card for card in table if card >= 0]
+        record.taken.append(table.take(found[rng.below(len(found))]))
 
 
 FIGURES = ("taken", "cards_left", "first_count", "deal_tables", "deal_none", "deal_count",

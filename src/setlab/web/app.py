@@ -14,6 +14,7 @@ import json
 import math
 import statistics
 from collections.abc import AsyncIterator, Awaitable, Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +31,28 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from setlab.cards import Card, check_properties, deck_size, parse_board
 from setlab.errors import SetlabError
 from setlab.extremal.bigcaps import best_construction
+from setlab.extremal.caps.counting import (
+    COUNT_TABLE_JOB,
+    MAX_COUNTED_PROPERTIES,
+    no_set_probability,
+    odds_against,
+)
 from setlab.find import find_sets
-from setlab.game.statistics import expected_sets
+from setlab.game.statistics import exact_no_set_probability, expected_sets
+from setlab.game.variants import (
+    MODES,
+    RULES,
+    TITLES,
+    card_code,
+    card_name,
+    display_card,
+    mode_properties,
+)
 from setlab.geometry import indices_of
 from setlab.render import board_svg, card_svg, configuration_svg, set_colours
 from setlab.store import PROBLEMS, Store
 from setlab.web.rooms import Lobby, Room, check_name
-from setlab.web.solo import SoloGame, SoloGames
+from setlab.web.solo import PLAY_MODES, SoloGame, SoloGames, check_mode
 
 __all__ = ["MAX_BODY", "STATIC", "create_app"]
 
@@ -110,6 +126,55 @@ def _card_json(card: Card) -> dict[str, Any]:
     return {"index": card.index, "code": card.code, "name": card.name}
 
 
+def _times(times: list[float]) -> dict[str, Any]:
+    """How many games, the best and the median time."""
+    return {
+        "games": len(times),
+        "best": min(times) if times else None,
+        "median": statistics.median(times) if times else None,
+    }
+
+
+def _picture_url(mode: str, card: int) -> str | None:
+    """The URL of a card's picture in ``mode``, or None where setlab draws no such card yet.
+
+    The Junior decks are drawn as solid cards of the full deck (:func:`display_card`). The
+    4-valued cards of 4Set wait for :mod:`setlab.render` to draw the fourth values: until then
+    the page shows their code and name.
+    """
+    index, properties, values = display_card(mode, card)
+    if values != 3:
+        return None
+    return f"/api/cards/{index}.svg" + ("" if properties == 4 else f"?properties={properties}")
+
+
+def _mode_json(name: str) -> dict[str, Any]:
+    """One mode as the page's chooser shows it."""
+    if name == "set":
+        facts = {"structure": "set", "size": 3, "deal": 12, "cards": 81, "values": 3}
+        facts |= {"properties": 4, "chain": False}
+    else:
+        m = MODES[name]
+        facts = {"structure": m.structure, "size": m.size, "deal": m.deal, "cards": m.cards}
+        facts |= {"values": m.values, "properties": m.properties, "chain": m.chain}
+    return {"name": name, "title": TITLES[name], "rule": RULES[name], **facts,
+            "pictures": _picture_url(name, 0) is not None}  # fmt: skip
+
+
+def _mode_deck(name: str) -> list[dict[str, Any]]:
+    """Every card of the mode's deck: index, code, name and picture URL."""
+    cards = 81 if name == "set" else MODES[name].cards
+    return [
+        {
+            "index": c,
+            "code": card_code(name, c),
+            "name": card_name(name, c),
+            "picture": _picture_url(name, c),
+        }
+        for c in range(cards)
+    ]
+
+
 async def _body(request: Request) -> dict[str, Any]:
     """The request's JSON object (at most :data:`MAX_BODY` bytes)."""
     raw = await request.body()
@@ -139,6 +204,49 @@ def _extreme(store: Store, sense: str, properties: int, n: int) -> dict[str, Any
     }
 
 
+class _NoSetOdds:
+    """Exact chances that k random cards hold no set, for the Analyse page.
+
+    caps(k) / C(3^P, k) from setlab's cap counting: the closed form for k <= 5, the count table
+    of the results store when it holds one (``setlab caps count``), else the count run once per
+    process; for AG(4,3) that takes seconds, so it runs in the background and the page is told
+    to ask again. AG(5,3) and above are not counted beyond 5 cards.
+    """
+
+    def __init__(self, store: Callable[[], Store]) -> None:
+        self.store = store
+        self.counting: dict[int, asyncio.Task[Any]] = {}
+
+    async def get(self, k: int, properties: int) -> dict[str, Any]:
+        if k <= 5 or properties < MAX_COUNTED_PROPERTIES:
+            return _chance(await asyncio.to_thread(exact_no_set_probability, k, properties))
+        if properties > MAX_COUNTED_PROPERTIES:
+            return {"value": None, "pending": False,
+                    "note": f"not counted for P = {properties} beyond 5 cards"}  # fmt: skip
+        with self.store() as s:
+            if f"P{properties}" in s.finished_tasks(COUNT_TABLE_JOB):
+                return _chance(no_set_probability(k, properties, store=s))
+        task = self.counting.get(properties)
+        if task is None:
+            task = asyncio.create_task(asyncio.to_thread(exact_no_set_probability, k, properties))
+            self.counting[properties] = task
+        if not task.done():
+            return {"value": None, "pending": True, "note": "counting the caps of AG(4,3)..."}
+        return _chance(exact_no_set_probability(k, properties))
+
+
+def _chance(probability: Fraction | None) -> dict[str, Any]:
+    """A probability as the page shows it: exact fraction, decimal and odds against."""
+    if probability is None:
+        return {"value": None, "pending": False, "note": "no exact count"}
+    return {
+        "value": f"{probability.numerator}/{probability.denominator}",
+        "float": float(probability),
+        "odds": odds_against(probability),
+        "pending": False,
+    }
+
+
 def create_app(store_path: str | Path | None = None) -> Starlette:
     """The web application; games and the proven tables live in the results store at
     ``store_path`` (default: :func:`setlab.store.default_store_path`).
@@ -155,9 +263,16 @@ def create_app(store_path: str | Path | None = None) -> Starlette:
     def store() -> Store:
         return Store(store_path)
 
+    no_set_odds = _NoSetOdds(store)
+
     # -- cards and boards --------------------------------------------------------------------
 
     async def deck_json(request: Request) -> Response:
+        if "mode" in request.query_params:
+            name = check_mode(request.query_params["mode"])
+            return JSONResponse(
+                {"mode": name, "properties": mode_properties(name), "cards": _mode_deck(name)}
+            )
         properties = _properties(request.query_params.get("properties"))
         if properties > 6:
             raise SetlabError("the deck is listed for P <= 6")
@@ -193,6 +308,8 @@ def create_app(store_path: str | Path | None = None) -> Starlette:
                 "sets": [list(s) for s in sets],
                 "colours": set_colours(len(sets)),
                 "expected": float(expected),
+                "expected_exact": f"{expected.numerator}/{expected.denominator}",
+                "no_set": await no_set_odds.get(len(cards), properties),
             }
         )
 
@@ -236,12 +353,24 @@ def create_app(store_path: str | Path | None = None) -> Starlette:
                     len(game.table.taken),
                     game.hints,
                     game.mistakes,
+                    mode=game.mode,
                 )
+
+    def keep_room(room: Room) -> None:
+        results = room.finished()
+        if results:
+            with store() as s:
+                for r in results:
+                    s.record_game("room", room.properties, r["seconds"], r["score"], 0,
+                                  r["mistakes"], mode=room.mode, player=r["player"])  # fmt: skip
+
+    async def modes(request: Request) -> Response:
+        return JSONResponse({"modes": [_mode_json(name) for name in PLAY_MODES]})
 
     async def solo_new(request: Request) -> Response:
         body = await _body(request)
         properties = _properties(body.get("properties"), (3, 4))
-        gid, game = solo.new(properties)
+        gid, game = solo.new(properties, mode=check_mode(body.get("mode")))
         return JSONResponse({"game": gid, **game.state()})
 
     async def solo_state(request: Request) -> Response:
@@ -272,21 +401,37 @@ def create_app(store_path: str | Path | None = None) -> Starlette:
         return JSONResponse({"sets": [list(s) for s in game_of(request).table.sets()]})
 
     async def stats(request: Request) -> Response:
+        """Solo games (of one mode with ``?mode=``), a summary per mode, and room results."""
+        chosen = request.query_params.get("mode")
+        chosen = None if chosen is None else check_mode(chosen)
         with store() as s:
-            games = s.games("solo", limit=1000)
-        times = [g.seconds for g in games]
+            solo_games = s.games("solo", limit=5000)
+            room_games = s.games("room", limit=20)
+        games = [g for g in solo_games if chosen is None or g.mode == chosen]
+        per_mode = []
+        for name in PLAY_MODES:
+            times = [g.seconds for g in solo_games if g.mode == name]
+            if times:
+                per_mode.append({"mode": name, "title": TITLES[name], **_times(times)})
         return JSONResponse(
             {
-                "games": len(games),
-                "best": min(times) if times else None,
-                "median": statistics.median(times) if times else None,
+                "mode": chosen,
+                **_times([g.seconds for g in games]),
                 "sets": sum(g.sets for g in games),
                 "recent": [
                     {
                         key: getattr(g, key)
-                        for key in ("seconds", "sets", "hints", "mistakes", "finished")
+                        for key in ("mode", "seconds", "sets", "hints", "mistakes", "finished")
                     }
                     for g in games[:10]
+                ],
+                "modes": per_mode,
+                "rooms": [
+                    {
+                        key: getattr(g, key)
+                        for key in ("mode", "player", "seconds", "sets", "mistakes", "finished")
+                    }
+                    for g in room_games
                 ],
             }
         )
@@ -357,7 +502,9 @@ def create_app(store_path: str | Path | None = None) -> Starlette:
     async def room_open(request: Request) -> Response:
         body = await _body(request)
         name = check_name(body.get("name"))
-        room = lobby.open(_properties(body.get("properties"), (3, 4)))
+        room = lobby.open(
+            _properties(body.get("properties"), (3, 4)), mode=check_mode(body.get("mode"))
+        )
         token, player = room.join(name)
         return JSONResponse({"room": room.code, "player": token, "number": player.number})
 
@@ -384,6 +531,7 @@ def create_app(store_path: str | Path | None = None) -> Starlette:
                 text = await socket.receive_text()
                 reply = await _room_move(room, token, text)
                 await queue.put(reply)
+                keep_room(room)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -424,6 +572,7 @@ def create_app(store_path: str | Path | None = None) -> Starlette:
 
     api = [
         ("/api/deck", deck_json, "GET"),
+        ("/api/modes", modes, "GET"),
         ("/api/cards/{card}.svg", card_picture, "GET"),
         ("/api/analyse", analyse, "POST"),
         ("/api/board.{kind:str}", board_download, "GET"),

@@ -1,10 +1,12 @@
-"""Rooms where several people play one game of SET (:class:`setlab.game.play.Table`) together.
+"""Rooms where several people play one game of SET (:class:`setlab.game.play.Table`), or of a
+mode of :mod:`setlab.game.variants` (:class:`~setlab.game.variants.VariantTable`), together.
 
 A room has an unguessable code (``secrets.token_urlsafe``); a player who joins gets a secret
 token that names them in the room, so a dropped connection rejoins with its score. Claims are
 decided under one asyncio lock per room: the first valid claim of a set takes it, and every
 later claim of any of its cards is answered "no longer on the table". Changes reach every
-connection through a bounded queue of its own, so one slow reader never holds up a claim.
+connection through a bounded queue of its own, so one slow reader never holds up a claim. A
+finished game is handed once, per player (score, mistakes, duration), to the results store.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from typing import Any
 
 from setlab.errors import SetlabError
 from setlab.game.play import Table
+from setlab.game.variants import VariantTable
+from setlab.web.solo import mode_state
 
 __all__ = [
     "MAX_PLAYERS",
@@ -81,14 +85,36 @@ class Player:
 class Room:
     """One shared game: its players by secret token, the table, the lock that orders claims."""
 
-    def __init__(self, code: str, properties: int = 4, seed: int | None = None) -> None:
+    def __init__(
+        self, code: str, properties: int = 4, seed: int | None = None, mode: str = "set"
+    ) -> None:
         self.code = code
-        self.properties = properties
-        self.table = Table(seed=seed, properties=properties)
+        self.mode = mode
+        self.table = self._deal(properties, seed)
+        self.properties = self.table.properties
         self.players: dict[str, Player] = {}
         self.lock = asyncio.Lock()
         self.last: dict[str, Any] | None = None
         self.touched = time.monotonic()
+        self.started = time.monotonic()
+        self.recorded = False
+        """True once the finished game is handed to the results store (:meth:`finished`)."""
+
+    def _deal(self, properties: int, seed: int | None = None) -> Table | VariantTable:
+        if self.mode == "set":
+            return Table(seed=seed, properties=properties)
+        return VariantTable(self.mode, seed=seed)
+
+    def finished(self) -> list[dict[str, Any]]:
+        """Once per game, when it is over: each player's name, score, mistakes and duration."""
+        if self.recorded or not self.table.over:
+            return []
+        self.recorded = True
+        seconds = time.monotonic() - self.started
+        return [
+            {"player": p.name, "score": p.score, "mistakes": p.mistakes, "seconds": seconds}
+            for p in self.players.values()
+        ]
 
     def join(self, name: str) -> tuple[str, Player]:
         """Add a player; returns their secret token and the player."""
@@ -106,6 +132,7 @@ class Room:
             "type": "state",
             "room": self.code,
             "properties": self.properties,
+            **mode_state(self.table),
             "table": list(self.table.cards),
             "deck_left": self.table.deck_left,
             "taken": len(self.table.taken),
@@ -152,7 +179,10 @@ class Room:
                 player.score += 1
                 self.last = {"player": player.number, "name": player.name, "cards": list(cards)}
                 self.broadcast(self.state())
-            elif claim.reasons != ("those cards are no longer on the table",):
+            elif (
+                claim.reasons != ("those cards are no longer on the table",)
+                and len(set(cards)) == mode_state(self.table)["size"]
+            ):
                 player.mistakes += 1
             return {"type": "claim", "ok": claim.ok, "reasons": list(claim.reasons)}
 
@@ -174,7 +204,8 @@ class Room:
             self._player(token)
             if not self.table.over:
                 return {"type": "new", "ok": False, "reasons": ["the game is not over yet"]}
-            self.table = Table(properties=self.properties)
+            self.table = self._deal(self.properties)
+            self.started, self.recorded = time.monotonic(), False
             self.last = None
             for player in self.players.values():
                 player.score = player.mistakes = 0
@@ -204,7 +235,7 @@ class Lobby:
         self.rooms: dict[str, Room] = {}
         self.max_rooms = max_rooms
 
-    def open(self, properties: int = 4, seed: int | None = None) -> Room:
+    def open(self, properties: int = 4, seed: int | None = None, mode: str = "set") -> Room:
         """A new room with a fresh unguessable code."""
         if len(self.rooms) >= self.max_rooms:
             idle = min(self.rooms.values(), key=lambda room: room.touched)
@@ -212,7 +243,7 @@ class Lobby:
                 raise SetlabError("too many rooms are open: try again later")
             del self.rooms[idle.code]
         code = secrets.token_urlsafe(12)
-        room = Room(code, properties, seed)
+        room = Room(code, properties, seed, mode)
         self.rooms[code] = room
         return room
 

@@ -1,8 +1,10 @@
-"""Solo games in the browser: one :class:`setlab.game.play.Table` per game, timed, with hints.
+"""Solo games in the browser: one table per game, timed, with hints.
 
-A hint shows the first card of a set on the table, a second hint the second card of the same set;
-the hints start again when the table changes. A finished game is kept in the results store
-(time, sets taken, hints, mistakes) by the caller.
+The real game is a :class:`setlab.game.play.Table`; every other mode (UltraSet, GhostSet, 4Set,
+Set-Chain, ...) a :class:`setlab.game.variants.VariantTable`, which holds that mode's rules. A
+hint shows the first card of a structure on the table, a second hint the second card of the same
+one; the hints start again when the table changes. A finished game is kept in the results store
+(mode, time, structures taken, hints, mistakes) by the caller.
 """
 
 from __future__ import annotations
@@ -13,19 +15,50 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from setlab.errors import SetlabError
 from setlab.game.play import Claim, Table
+from setlab.game.variants import MODES, TITLES, VariantTable
 
-__all__ = ["MAX_GAMES", "SoloGame", "SoloGames"]
+__all__ = ["MAX_GAMES", "PLAY_MODES", "SoloGame", "SoloGames", "check_mode", "mode_state"]
 
 MAX_GAMES = 2000
 """Solo games kept at once; the oldest is forgotten first."""
+PLAY_MODES = ("set", *MODES)
+"""The modes the page plays: the real game, then the variants of :mod:`setlab.game.variants`."""
+
+
+def check_mode(mode: object) -> str:
+    """A mode of :data:`PLAY_MODES` (default "set"); else a SetlabError.
+
+    Examples
+    --------
+    >>> check_mode(None), check_mode("ghost")
+    ('set', 'ghost')
+    """
+    if mode is None:
+        return "set"
+    if not isinstance(mode, str) or mode not in PLAY_MODES:
+        raise SetlabError(f"mode must be one of {', '.join(PLAY_MODES)}")
+    return mode
+
+
+def mode_state(table: Table | VariantTable) -> dict[str, Any]:
+    """What the page needs of a table's mode: its name, cards per structure, the previous set."""
+    if isinstance(table, VariantTable):
+        return {
+            "mode": table.name,
+            "title": TITLES[table.name],
+            "size": table.size,
+            "previous": list(table.previous),
+        }
+    return {"mode": "set", "title": TITLES["set"], "size": 3, "previous": []}
 
 
 @dataclass
 class SoloGame:
     """One person's game: the table, the clock, hints and mistakes."""
 
-    table: Table
+    table: Table | VariantTable
     started: float = field(default_factory=time.monotonic)
     hints: int = 0
     mistakes: int = 0
@@ -48,12 +81,20 @@ class SoloGame:
             "mistakes": self.mistakes,
             "seconds": round(seconds, 2),
             "properties": self.table.properties,
+            **mode_state(self.table),
         }
 
+    @property
+    def mode(self) -> str:
+        """The game's mode ("set" for the real game)."""
+        return mode_state(self.table)["mode"]
+
     def claim(self, cards: list[int]) -> Claim:
-        """Claim three cards; a wrong triple counts as a mistake."""
+        """Claim a structure; wrong cards of the right number count as a mistake."""
         claim = self.table.claim(cards)
-        if not claim.ok and claim.reasons != ("choose three cards",):
+        size = mode_state(self.table)["size"]
+        gone = claim.reasons == ("those cards are no longer on the table",)
+        if not claim.ok and len(set(cards)) == size and not gone:
             self.mistakes += 1
         self._finish()
         return claim
@@ -96,12 +137,17 @@ class SoloGames:
         self.games: OrderedDict[str, SoloGame] = OrderedDict()
         self.limit = limit
 
-    def new(self, properties: int = 4, seed: int | None = None) -> tuple[str, SoloGame]:
-        """Deal a new game; returns its id and the game."""
+    def new(
+        self, properties: int = 4, seed: int | None = None, mode: str = "set"
+    ) -> tuple[str, SoloGame]:
+        """Deal a new game of ``mode`` (``properties`` only for the real game); its id and it."""
         while len(self.games) >= self.limit:
             self.games.popitem(last=False)
         gid = secrets.token_urlsafe(16)
-        game = SoloGame(Table(seed=seed, properties=properties))
+        if mode == "set":
+            game = SoloGame(Table(seed=seed, properties=properties))
+        else:
+            game = SoloGame(VariantTable(check_mode(mode), seed=seed))
         self.games[gid] = game
         return gid, game
 

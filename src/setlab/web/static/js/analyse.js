@@ -26,6 +26,17 @@ export async function enter() {
   });
 }
 
+function noSetText(n, chance) {
+  if (chance.pending) return `The chance that ${n} random cards hold no set: ${chance.note}`;
+  if (chance.value === null) return `The chance that ${n} random cards hold no set: ${chance.note}.`;
+  const percent = chance.float >= 0.001 ? `${(100 * chance.float).toPrecision(3)}%` : chance.float.toExponential(2);
+  const odds = chance.float > 0 && chance.float < 0.5 ? `, odds ${chance.odds} against` : "";
+  const fraction = el("b", { text: chance.value });
+  const span = el("span", {}, `The chance that ${n} random cards hold no set is exactly `, fraction,
+    ` = ${chance.float === 0 ? "0" : percent}${odds} (caps counted by setlab).`);
+  return span;
+}
+
 function texts() {
   return $("analyse-text").value.split(/[\n,;]+/).map((t) => t.trim()).filter(Boolean);
 }
@@ -72,7 +83,14 @@ async function analyse() {
     el("div", { class: "mini-cards" }, ...triple.map((i) => cardImage(answer.cards[i].index))),
     el("span", { text: triple.map((i) => answer.cards[i].name).join(" + ") })));
   if (!items.length) items.push(el("li", { class: "none", text: "No set: these cards are a cap." }));
-  items.push(el("li", { class: "note", text: `${n} cards drawn at random hold ${expected} sets on average.` }));
+  items.push(el("li", { class: "note odds", "data-odds": "expected" },
+    `${n} cards drawn at random hold on average `, el("b", { text: answer.expected_exact }),
+    ` = ${expected} sets (exactly C(${n},3)/79).`));
+  items.push(el("li", { class: "note odds", "data-odds": "no-set" }, noSetText(n, answer.no_set)));
   $("analyse-sets").replaceChildren(...items);
+  if (answer.no_set.pending) {  // the caps of AG(4,3) are being counted: ask again shortly
+    const asked = $("analyse-text").value;
+    setTimeout(() => { if ($("analyse-text").value === asked) analyse(); }, 2500);
+  }
   $("analyse-result").hidden = false;
 }

@@ -1,21 +1,31 @@
-// Play: a solo game by the rules, with a timer, hints and "no set here".
-import { $, api, clock, deck, el, positionOfKey, renderBoard, say, typing } from "./util.js";
+// Play: a solo game of SET or one of its variants, with a timer, hints and "no set here".
+import { $, api, clock, el, positionOfKey, renderBoard, say, typing } from "./util.js";
+import { aNoun, deckOf, modeOf, modeSelect, noun } from "./modes.js";
 
-let game = null;       // {game, table, deck_left, taken, over, seconds, ...}
+let game = null;       // {game, mode, size, previous, table, deck_left, taken, over, seconds, ...}
+let mode = null;       // the mode as /api/modes describes it
 let names = {};
 let selected = new Set();
 let hinted = new Set();
 let started = 0;       // performance.now() at second 0 of the game
 let ticker = null;
 let busy = false;
+let ready = false;
+
+const MODE_KEY = "setlab-play-mode";
 
 export async function enter() {
-  if (!Object.keys(names).length) {
-    for (const card of await deck()) names[card.index] = card;
+  if (!ready) {
+    ready = true;
     $("play-new").addEventListener("click", newGame);
     $("play-again").addEventListener("click", newGame);
     $("play-hint").addEventListener("click", hint);
     $("play-noset").addEventListener("click", noSet);
+    $("play-mode").addEventListener("change", () => {
+      localStorage.setItem(MODE_KEY, $("play-mode").value);
+      newGame();
+    });
+    await modeSelect($("play-mode"), localStorage.getItem(MODE_KEY) ?? "set");
   }
   if (!game) await newGame();
   loadStats();
@@ -36,7 +46,9 @@ export function key(event) {
 
 async function newGame() {
   try {
-    game = await api("/api/solo", {});
+    mode = await modeOf($("play-mode").value);
+    names = await deckOf(mode.name);
+    game = await api("/api/solo", { mode: mode.name });
   } catch (error) {
     say($("play-message"), error.message, "bad");
     return;
@@ -46,8 +58,11 @@ async function newGame() {
   started = performance.now();
   clearInterval(ticker);
   ticker = setInterval(tick, 250);
-  say($("play-message"), "Find a set: click three cards.");
+  $("play-rule").textContent = mode.rule;
+  $("play-noset-label").textContent = `No ${noun(mode)} here`;
+  say($("play-message"), `Find ${aNoun(mode)}: click ${mode.size} cards.`);
   draw();
+  loadStats();
 }
 
 function tick() {
@@ -56,20 +71,27 @@ function tick() {
 }
 
 function draw() {
-  renderBoard($("play-board"), game.table, names, selected, toggle);
+  renderBoard($("play-board"), game.table, names, selected, toggle, mode.properties);
   $("play-board").dataset.game = game.game;
+  $("play-board").dataset.mode = game.mode;
   for (const card of hinted) {
     document.querySelector(`#play-board [data-card="${card}"]`)?.classList.add("hint");
   }
+  $("play-previous").hidden = !game.previous.length;
+  renderBoard($("play-previous-cards"), game.previous, names, selected, toggle, mode.properties);
+  for (const node of $("play-previous-cards").querySelectorAll("kbd")) node.remove();
   $("play-taken").textContent = game.taken;
   $("play-deck").textContent = game.deck_left;
   $("play-over").hidden = !game.over;
   $("play-board").classList.toggle("finished", game.over);
   if (game.over) {
+    const what = noun(mode);
     $("play-timer").textContent = clock(game.seconds);
     $("play-summary").textContent =
-      `${game.taken} sets in ${clock(game.seconds)}, ${game.hints} hint${game.hints === 1 ? "" : "s"}, ` +
-      `${game.mistakes} mistake${game.mistakes === 1 ? "" : "s"}; ${game.table.length} cards left without a set.`;
+      `${game.taken} ${what}${game.taken === 1 ? "" : "s"} in ${clock(game.seconds)}, ` +
+      `${game.hints} hint${game.hints === 1 ? "" : "s"}, ` +
+      `${game.mistakes} mistake${game.mistakes === 1 ? "" : "s"}; ` +
+      `${game.table.length} cards left without ${aNoun(mode)}.`;
     clearInterval(ticker);
     loadStats();
   }
@@ -89,22 +111,22 @@ async function toggle(card) {
   if (busy || game.over) return;
   if (selected.has(card)) selected.delete(card); else selected.add(card);
   draw();
-  if (selected.size < 3) return;
+  if (selected.size < game.size) return;
   const cards = [...selected];
   busy = true;
   try {
     const answer = await api(`/api/solo/${game.game}/claim`, { cards });
     if (answer.ok) {
-      const taken = cards.map((c) => names[c].name).join(" · ");
+      const taken = cards.map((c) => names[c].code).join(" · ");
       const before = new Set(game.table);
       game = { ...game, ...answer };
       selected.clear();
       hinted.clear();
-      say($("play-message"), `Set! ${taken}`, "good");
+      say($("play-message"), `${mode.title}! ${taken}`, "good");
       draw();
       flash(game.table.filter((c) => !before.has(c)), "dealt");
     } else {
-      say($("play-message"), `Not a set: ${answer.reasons.join("; ")}.`, "bad");
+      say($("play-message"), `Not ${aNoun(mode)}: ${answer.reasons.join("; ")}.`, "bad");
       flash(cards, "bad");
       game = { ...game, ...answer };
       setTimeout(() => { selected.clear(); draw(); }, 650);
@@ -122,9 +144,10 @@ async function hint() {
     const answer = await api(`/api/solo/${game.game}/hint`, {});
     hinted = new Set(answer.cards);
     game = { ...game, ...answer };
-    if (!answer.cards.length) say($("play-message"), "No set here: deal more cards with “No set here”.");
+    const what = noun(mode);
+    if (!answer.cards.length) say($("play-message"), `No ${what} here: deal more cards with “No ${what} here”.`);
     else say($("play-message"), answer.cards.length === 1
-      ? "Hint: this card is part of a set." : "Hint: these two cards are part of a set.");
+      ? `Hint: this card is part of ${aNoun(mode)}.` : `Hint: these two cards are part of ${aNoun(mode)}.`);
     draw();
   } catch (error) {
     say($("play-message"), error.message, "bad");
@@ -137,13 +160,14 @@ async function noSet() {
     const answer = await api(`/api/solo/${game.game}/noset`, {});
     const before = game.table.length;
     game = { ...game, ...answer };
+    const what = noun(mode);
     if (answer.ok) {
       selected.clear();
       hinted.clear();
-      say($("play-message"), game.over ? "Right: no set, and the deck is empty." :
-        `Right, no set: ${game.table.length - before} more cards dealt.`, "good");
+      say($("play-message"), game.over ? `Right: no ${what}, and the deck is empty.` :
+        `Right, no ${what}: ${game.table.length - before} more cards dealt.`, "good");
     } else {
-      say($("play-message"), "There is a set on the table. Keep looking (or ask for a hint).", "bad");
+      say($("play-message"), `There is ${aNoun(mode)} on the table. Keep looking (or ask for a hint).`, "bad");
     }
     draw();
   } catch (error) {
@@ -151,15 +175,31 @@ async function noSet() {
   }
 }
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 async function loadStats() {
+  if (!mode) return;
   try {
-    const stats = await api("/api/stats");
+    const stats = await api(`/api/stats?mode=${encodeURIComponent(mode.name)}`);
+    $("stats-mode").textContent = mode.title;
     $("stats-games").textContent = stats.games;
     $("stats-best").textContent = stats.best === null ? "–" : clock(stats.best);
     $("stats-median").textContent = stats.median === null ? "–" : clock(stats.median);
     $("stats-recent").replaceChildren(...stats.recent.map((g) => el("li", {},
       el("b", { text: clock(g.seconds) }),
-      ` · ${g.sets} sets · ${g.hints} hint${g.hints === 1 ? "" : "s"} · ${new Date(g.finished * 1000).toLocaleDateString()}`)));
+      ` · ${plural(g.sets, noun(mode))} · ${plural(g.hints, "hint")} · ${new Date(g.finished * 1000).toLocaleDateString()}`)));
+    if (stats.modes.length) {
+      $("stats-modes").replaceChildren(
+        el("thead", {}, el("tr", {}, el("th", { text: "mode" }), el("th", { text: "games" }),
+          el("th", { text: "best" }), el("th", { text: "median" }))),
+        el("tbody", {}, ...stats.modes.map((m) => el("tr", { class: m.mode === mode.name ? "current" : "" },
+          el("td", { text: m.title }), el("td", { text: String(m.games) }),
+          el("td", { text: clock(m.best) }), el("td", { text: clock(m.median) })))));
+    }
+    if (stats.rooms.length) {
+      $("stats-rooms").replaceChildren(...stats.rooms.slice(0, 6).map((g) => el("li", {},
+        el("b", { text: g.player }), ` · ${g.mode} · ${plural(g.sets, "take")} · ${plural(g.mistakes, "mistake")} · ${clock(g.seconds)}`)));
+    }
   } catch {
     // the statistics are a side panel: leave it as it was
   }

@@ -1,7 +1,9 @@
 // Play together: a room over a WebSocket; the server decides who claimed first.
-import { $, api, cardImage, deck, el, positionOfKey, renderBoard, say, typing } from "./util.js";
+import { $, api, cardPicture, el, positionOfKey, renderBoard, say, typing } from "./util.js";
+import { aNoun, deckOf, modeOf, modeSelect, noun } from "./modes.js";
 
 let names = {};
+let mode = null;        // the room's mode, as /api/modes describes it
 let session = null;     // {room, player, number}
 let state = null;
 let socket = null;
@@ -9,13 +11,14 @@ let selected = new Set();
 let retry = 0;
 let retryTimer = null;
 let ready = false;
+let inbox = Promise.resolve();  // messages are handled one after another, in order
 
 const storageKey = (code) => `setlab-room-${code}`;
 
 export async function enter(code) {
   if (!ready) {
     ready = true;
-    for (const card of await deck()) names[card.index] = card;
+    await modeSelect($("room-mode"), "set");
     $("room-create").addEventListener("submit", create);
     $("room-join").addEventListener("submit", join);
     $("room-noset").addEventListener("click", () => send({ type: "noset" }));
@@ -57,7 +60,8 @@ function show() {
 async function create(event) {
   event.preventDefault();
   try {
-    start(await api("/api/rooms", { name: event.target.elements.name.value }));
+    const form = event.target.elements;
+    start(await api("/api/rooms", { name: form.name.value, mode: form.mode.value }));
   } catch (error) {
     say($("lobby-message"), error.message, "bad");
   }
@@ -110,7 +114,7 @@ function connect() {
   socket = ws;
   window.setlabSocket = ws;  // lets a test drop the connection
   ws.onopen = () => { retry = 0; link("online", "online"); };
-  ws.onmessage = (event) => receive(JSON.parse(event.data));
+  ws.onmessage = (event) => { inbox = inbox.then(() => receive(JSON.parse(event.data))); };
   ws.onclose = (event) => {
     if (socket !== ws) return;
     if (event.code === 4403) {
@@ -129,20 +133,27 @@ function send(message) {
   else say($("room-message"), "Not connected: reconnecting…", "bad");
 }
 
-function receive(message) {
+async function receive(message) {
   if (message.type === "state") {
     const before = state;
+    if (!mode || mode.name !== message.mode) {
+      mode = await modeOf(message.mode);
+      names = await deckOf(mode.name);
+    }
     state = message;
-    for (const card of [...selected]) if (!state.table.includes(card)) selected.delete(card);
+    for (const card of [...selected]) {
+      if (!state.table.includes(card) && !state.previous.includes(card)) selected.delete(card);
+    }
     if (state.last && (!before || before.version !== state.version) && state.last.cards.length) {
       const who = state.last.player === session.number ? "You" : state.last.name;
-      say($("room-message"), `${who} took a set.`, state.last.player === session.number ? "good" : "");
+      say($("room-message"), `${who} took ${aNoun(mode)}.`,
+        state.last.player === session.number ? "good" : "");
     }
     draw();
   } else if (message.type === "claim" || message.type === "noset" || message.type === "new") {
     if (!message.ok) {
       const reasons = message.reasons.join("; ");
-      say($("room-message"), message.type === "claim" ? `Not a set: ${reasons}.` : `${reasons}.`, "bad");
+      say($("room-message"), message.type === "claim" ? `Not ${aNoun(mode)}: ${reasons}.` : `${reasons}.`, "bad");
       if (message.type === "claim") setTimeout(() => { selected.clear(); draw(); }, 650);
     }
   } else if (message.type === "error") {
@@ -154,7 +165,7 @@ function toggle(card) {
   if (!state || state.over) return;
   if (selected.has(card)) selected.delete(card); else selected.add(card);
   draw();
-  if (selected.size === 3) send({ type: "claim", cards: [...selected] });
+  if (selected.size === state.size) send({ type: "claim", cards: [...selected] });
 }
 
 function draw() {
@@ -162,7 +173,12 @@ function draw() {
   $("room-code").textContent = state.room;
   $("room-deck").textContent = state.deck_left;
   $("room-new").hidden = !state.over;
-  renderBoard($("room-board"), state.table, names, selected, toggle);
+  $("room-title").textContent = mode.title;
+  $("room-noset-label").textContent = `No ${noun(mode)} here`;
+  renderBoard($("room-board"), state.table, names, selected, toggle, mode.properties);
+  $("room-previous").hidden = !state.previous.length;
+  renderBoard($("room-previous-cards"), state.previous, names, selected, toggle, mode.properties);
+  for (const node of $("room-previous-cards").querySelectorAll("kbd")) node.remove();
   const players = [...state.players].sort((a, b) => b.score - a.score);
   $("room-players").replaceChildren(...players.map((p) => el("li",
     { class: (p.number === session.number ? "me " : "") + (p.online ? "online" : "away") },
@@ -172,9 +188,9 @@ function draw() {
   if (state.last && state.last.cards.length) {
     $("room-last").replaceChildren(
       el("p", { class: "small", text: `taken by ${state.last.name}` }),
-      el("div", { class: "mini-cards" }, ...state.last.cards.map((c) => cardImage(c))));
+      el("div", { class: "mini-cards" }, ...state.last.cards.map((c) => cardPicture(names[c], c, mode.properties))));
   }
-  if (state.over) say($("room-message"), "Game over: the deck is empty and no set is left.", "good");
+  if (state.over) say($("room-message"), `Game over: the deck is empty and no ${noun(mode)} is left.`, "good");
 }
 
 async function copyLink() {

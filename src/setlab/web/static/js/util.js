@@ -52,6 +52,16 @@ export function cardImage(index, properties = 4) {
   return el("img", { src: `/api/cards/${index}.svg${suffix}`, alt: "", draggable: "false" });
 }
 
+// A card of a mode's deck (see modes.js): its picture, or its code and name on a plain tile
+// where setlab draws no picture of it yet (the fourth values of 4Set).
+const TILE_COLOURS = { R: "red", G: "green", P: "purple", B: "blue" };
+export function cardPicture(info, index, properties = 4) {
+  if (!info || info.picture === undefined) return cardImage(index, properties);
+  if (info.picture) return el("img", { src: info.picture, alt: "", draggable: "false" });
+  return el("span", { class: `tile ${TILE_COLOURS[info.code[1]] ?? ""}` },
+    el("b", { text: info.code }), el("small", { text: info.name }));
+}
+
 // Keys for the cards of a board laid out column by column in three rows.
 const KEY_ROWS = ["qwertyuio", "asdfghjkl", "zxcvbnm,."];
 export function keyFor(position) {
@@ -82,7 +92,7 @@ export function renderBoard(container, cards, names, selected, onToggle, propert
         title: names[card]?.name ?? "",
         onclick: () => onToggle(card),
       },
-      cardImage(card, properties),
+      cardPicture(names[card], card, properties),
     );
     if (key) button.append(el("kbd", { class: "key", "aria-hidden": "true", text: key }));
     container.append(button);
