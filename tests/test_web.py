@@ -22,7 +22,7 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from setlab.cards import Card  # noqa: E402
 from setlab.cli import main  # noqa: E402
-from setlab.render import card_svg  # noqa: E402
+from setlab.render import card_svg, valued_card_svg  # noqa: E402
 from setlab.store import Store  # noqa: E402
 from setlab.web import create_app  # noqa: E402
 from setlab.web.rooms import Lobby  # noqa: E402
@@ -114,6 +114,18 @@ def test_cards_are_the_pictures_of_setlab_draw(client):
         assert answer.text == card_svg(Card(index)).svg
     glyph = client.get("/api/cards/12.svg?properties=3").text
     assert glyph == card_svg(Card(12, 3)).svg
+
+
+def test_4set_cards_are_drawn_with_their_fourth_values(client):
+    deck = client.get("/api/deck?mode=4set").json()
+    last = next(card for card in deck["cards"] if card["index"] == 255)
+    picture = client.get(last["picture"])
+    assert picture.status_code == 200 and picture.headers["content-type"] == "image/svg+xml"
+    assert picture.text == valued_card_svg(255, 4, 4).svg
+    assert "4 blue dotted triangles" in picture.text
+    for query in ("256.svg?values=4", "1RSD.svg?values=4", "3.svg?values=5"):
+        answer = client.get(f"/api/cards/{query}")
+        assert answer.status_code == 400 and answer.json()["error"]
 
 
 def test_analyse_finds_every_set_and_the_picture_downloads(client):

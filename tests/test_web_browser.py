@@ -371,9 +371,13 @@ def test_a_ghostset_selection_and_hint_at_phone_width(browser, server, shots):
             tab.wait_for_selector("#play-board .card.hint")
             hinted = int(tab.get_attribute("#play-board .card.hint", "data-card"))
             assert any(hinted in s for s in found)
-        # 4Set: the cards of the 4-valued deck are on the table (as pictures or as tiles)
+        # 4Set: the cards of the 4-valued deck are on the table, drawn with their fourth values
         choose_mode(tab, "4set")
         assert len(table_of(tab)) == 12
+        tab.wait_for_function(
+            "() => [...document.querySelectorAll('#play-board .card img')]"
+            ".every(i => i.complete && i.naturalWidth > 0 && i.src.includes('values=4'))"
+        )
         tab.screenshot(path=shots / "play-4set-phone.png", full_page=True)
     finally:
         context.close()

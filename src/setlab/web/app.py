@@ -49,7 +49,7 @@ from setlab.game.variants import (
     mode_properties,
 )
 from setlab.geometry import indices_of
-from setlab.render import board_svg, card_svg, configuration_svg, set_colours
+from setlab.render import board_svg, card_svg, configuration_svg, set_colours, valued_card_svg
 from setlab.store import PROBLEMS, Store
 from setlab.web.rooms import Lobby, Room, check_name
 from setlab.web.solo import PLAY_MODES, SoloGame, SoloGames, check_mode
@@ -135,17 +135,31 @@ def _times(times: list[float]) -> dict[str, Any]:
     }
 
 
-def _picture_url(mode: str, card: int) -> str | None:
-    """The URL of a card's picture in ``mode``, or None where setlab draws no such card yet.
+def _picture_url(mode: str, card: int) -> str:
+    """The URL of a card's picture in ``mode``.
 
-    The Junior decks are drawn as solid cards of the full deck (:func:`display_card`). The
-    4-valued cards of 4Set wait for :mod:`setlab.render` to draw the fourth values: until then
-    the page shows their code and name.
+    The Junior decks are drawn as solid cards of the full deck (:func:`display_card`); the
+    4-valued cards of 4Set with their fourth values (:func:`setlab.render.valued_card_svg`).
     """
     index, properties, values = display_card(mode, card)
-    if values != 3:
-        return None
-    return f"/api/cards/{index}.svg" + ("" if properties == 4 else f"?properties={properties}")
+    if values == 3:
+        query = "" if properties == 4 else f"?properties={properties}"
+    else:
+        query = f"?properties={properties}&values={values}"
+    return f"/api/cards/{index}.svg{query}"
+
+
+def _valued_card_picture(text: str, properties: int, values: str) -> Response:
+    """Card number ``text`` of the ``values``-valued deck (4Set: 4) as an SVG response."""
+    if values != "4":
+        raise SetlabError(f"values must be 3 or 4, got {values!r}")
+    if not (text.isdecimal() and int(text) < 4**properties):
+        raise SetlabError(f"a 4-valued card is a number 0..{4**properties - 1}, got {text!r}")
+    return Response(
+        valued_card_svg(int(text), properties, 4).svg,
+        media_type="image/svg+xml",
+        headers={"cache-control": "public, max-age=86400"},
+    )
 
 
 def _mode_json(name: str) -> dict[str, Any]:
@@ -157,8 +171,7 @@ def _mode_json(name: str) -> dict[str, Any]:
         m = MODES[name]
         facts = {"structure": m.structure, "size": m.size, "deal": m.deal, "cards": m.cards}
         facts |= {"values": m.values, "properties": m.properties, "chain": m.chain}
-    return {"name": name, "title": TITLES[name], "rule": RULES[name], **facts,
-            "pictures": _picture_url(name, 0) is not None}  # fmt: skip
+    return {"name": name, "title": TITLES[name], "rule": RULES[name], **facts}
 
 
 def _mode_deck(name: str) -> list[dict[str, Any]]:
@@ -282,6 +295,8 @@ def create_app(store_path: str | Path | None = None) -> Starlette:
     async def card_picture(request: Request) -> Response:
         properties = _properties(request.query_params.get("properties"))
         text = request.path_params["card"]
+        if request.query_params.get("values", "3") != "3":
+            return _valued_card_picture(text, properties, request.query_params["values"])
         digits = len(text) == properties and set(text) <= set("012")
         if text.isdecimal() and len(text) < 6 and not digits:
             card = Card(int(text), properties)  # a card number

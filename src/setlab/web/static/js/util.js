@@ -52,14 +52,10 @@ export function cardImage(index, properties = 4) {
   return el("img", { src: `/api/cards/${index}.svg${suffix}`, alt: "", draggable: "false" });
 }
 
-// A card of a mode's deck (see modes.js): its picture, or its code and name on a plain tile
-// where setlab draws no picture of it yet (the fourth values of 4Set).
-const TILE_COLOURS = { R: "red", G: "green", P: "purple", B: "blue" };
+// A card of a mode's deck (see modes.js): the picture the server draws of it.
 export function cardPicture(info, index, properties = 4) {
-  if (!info || info.picture === undefined) return cardImage(index, properties);
-  if (info.picture) return el("img", { src: info.picture, alt: "", draggable: "false" });
-  return el("span", { class: `tile ${TILE_COLOURS[info.code[1]] ?? ""}` },
-    el("b", { text: info.code }), el("small", { text: info.name }));
+  if (!info || !info.picture) return cardImage(index, properties);
+  return el("img", { src: info.picture, alt: "", draggable: "false" });
 }
 
 // Keys for the cards of a board laid out column by column in three rows.
