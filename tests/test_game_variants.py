@@ -16,9 +16,11 @@ from setlab.game.variants import (
     game_figures,
     play_variant,
     simulate_variant,
+    ultra_chain_moves,
     variant_game_figures,
 )
-from setlab.variants import find_structures
+from setlab.variants import find_structures, is_ultra
+from variant_oracles import brute_force
 
 
 @pytest.mark.parametrize("name", sorted(MODES))
@@ -29,13 +31,13 @@ def test_the_batch_engine_plays_the_reference_games(name):
     assert fast.tolist() == [list(row) for row in slow]
 
 
-@pytest.mark.parametrize("name", ["ultra", "ghost", "4set-junior", "chain"])
+@pytest.mark.parametrize("name", ["ultra", "ghost", "4set-junior", "chain", "ultra-chain"])
 def test_every_card_is_taken_or_left_and_the_end_holds_nothing(name):
     m = MODES[name]
     for g in range(3):
         game = play_variant(name, 4, g)
         taken = [c for cards in game.taken for c in cards]
-        if m.chain:  # each chained set reuses one card of the previous set
+        if m.chain:  # each chained move reuses cards of the previous structure
             assert len(set(taken)) + game.cards_left == m.cards
         else:
             assert len(taken) == len(set(taken))
@@ -61,6 +63,31 @@ def test_chain_sets_share_exactly_one_card_with_the_previous_set():
     for before, after in itertools.pairwise(taken):
         assert len(set(before) & set(after)) == 1
         assert find_structures(list(after), "set", 4) == [(0, 1, 2)]
+
+
+def testultra_chain_moves_carry_exactly_two_cards_of_the_previous_ultraset():
+    for g in range(3):
+        taken = play_variant("ultra-chain", 5, g).taken
+        assert len(taken) > 5
+        assert find_structures(list(taken[0]), "ultra", 4) == [(0, 1, 2, 3)]
+        for before, after in itertools.pairwise(taken):
+            assert len(set(before) & set(after)) == 2
+            assert is_ultra(list(after), 4)  # the digit-by-digit rule
+
+
+def test_ultra_chain_offers_every_move_on_a_small_table():
+    """The reference engine's chain moves against every (two carried, two table) choice."""
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        cards = rng.choice(81, size=10, replace=False).tolist()
+        previous, table = cards[:4], cards[4:]
+        expected = sorted(
+            (i, j, p, q)
+            for i, j in itertools.combinations(range(6), 2)
+            for p, q in itertools.combinations(range(4), 2)
+            if brute_force([previous[p], previous[q], table[i], table[j]], "ultra", 4)
+        )
+        assert ultra_chain_moves(table, previous, 4) == expected
 
 
 def test_exact_means_count_the_deck():

@@ -4,7 +4,8 @@ Deal the mode's board size; while the table holds none of the mode's structures,
 to the next multiple of 3 (10 -> 12 -> 15); take a structure chosen at random, refill its places
 from the deck only up to the board size; the game ends when the deck is empty and no structure
 is left. Set-Chain: after the first set, a set is two table cards completed by a card of the
-previous set (exactly one card of it), and the new set becomes the previous one.
+previous set (exactly one card of it), and the new set becomes the previous one. UltraSet-Chain:
+after the first UltraSet, an UltraSet is two table cards and two cards of the previous one.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from setlab.errors import SetlabError
 from setlab.game.rng import WORD_MASK, GameRandom, draw_below, start_state
 from setlab.game.statistics import Estimate, clustered_ratio, mean_estimate, wilson
 from setlab.kernels import close_gaps
-from setlab.variants import count_structures, find_structures, tables, variant
-from setlab.variants.kernels import structures_of_board
+from setlab.variants import count_structures, find_structures, is_ultra, tables, variant
+from setlab.variants.kernels import ULTRA, structures_of_board
 
 __all__ = [
     "MODES",
@@ -33,6 +34,7 @@ __all__ = [
     "mode",
     "play_variant",
     "simulate_variant",
+    "ultra_chain_moves",
     "variant_game_figures",
 ]
 
@@ -62,12 +64,19 @@ class Mode:
         """Cards in one structure."""
         return variant(self.structure).size(self.values)
 
+    @property
+    def carried(self) -> int:
+        """Cards of the previous structure in a chain move (Set-Chain 1, UltraSet-Chain 2; 0
+        when the mode does not chain): a chain move always takes two cards of the table."""
+        return self.size - 2 if self.chain else 0
+
 
 MODES = {
     "chain": Mode("chain", "set", 4, 12, chain=True),
     "junior": Mode("junior", "set", 3, 9),
     "megaset": Mode("megaset", "set", 5, 16),
     "ultra": Mode("ultra", "ultra", 4, 12),
+    "ultra-chain": Mode("ultra-chain", "ultra", 4, 12, chain=True),
     "ultra9": Mode("ultra9", "ultra", 4, 9),
     "ghost": Mode("ghost", "ghost", 4, 10),
     "4set": Mode("4set", "4set", 4, 12),
@@ -114,6 +123,40 @@ def _chain_moves(table: list[int], previous: list[int], properties: int) -> list
     ]
 
 
+def ultra_chain_moves(
+    table: list[int], previous: list[int], properties: int
+) -> list[tuple[int, ...]]:
+    """The UltraSet-Chain moves: (i, j, p, q) with table positions i < j and places p < q of
+    ``previous`` whose four cards form an UltraSet, in lexicographic order (each tested by
+    :func:`setlab.variants.is_ultra`).
+
+    Parameters
+    ----------
+    table, previous : list of int
+        The cards on the table, and the four cards of the previous UltraSet (off the table).
+    properties : int
+        P, the dimension of F_3^P.
+
+    Returns
+    -------
+    list of tuple
+        Every move, in the order both engines draw from.
+
+    Examples
+    --------
+    >>> ultra_chain_moves([3, 7], [0, 4, 1, 8], 2)
+    [(0, 1, 0, 1), (0, 1, 0, 2), (0, 1, 0, 3), (0, 1, 1, 3)]
+    """
+    return [
+        (i, j, p, q)
+        for i in range(len(table))
+        for j in range(i + 1, len(table))
+        for p in range(len(previous))
+        for q in range(p + 1, len(previous))
+        if is_ultra([previous[p], previous[q], table[i], table[j]], properties)
+    ]
+
+
 def play_variant(name: str, seed: int = 0, game: int = 0) -> VariantGame:
     """Play one game of mode ``name`` by the rules (module docstring); the reference engine.
 
@@ -135,7 +178,8 @@ def play_variant(name: str, seed: int = 0, game: int = 0) -> VariantGame:
     record = VariantGame()
     while True:
         if m.chain and previous:
-            found = _chain_moves(table, previous, m.properties)
+            moves = _chain_moves if m.structure == "set" else ultra_chain_moves
+            found = moves(table, previous, m.properties)
         else:
             found = find_structures(table, m.structure, m.properties, m.values)
         record.inspections.append((len(record.taken), len(table), len(found)))
@@ -147,12 +191,15 @@ def play_variant(name: str, seed: int = 0, game: int = 0) -> VariantGame:
             table = table + deck[dealt : dealt + more]
             dealt = min(dealt + more, len(deck))
             continue
-        places = found[rng.below(len(found))]
+        move = found[rng.below(len(found))]
+        places = move[:2] if m.chain and previous else move
         cards = tuple(table[p] for p in places)
         if m.chain:
-            if previous:
+            if previous and m.structure == "set":
                 third = tables("set", m.properties).third
                 cards = (int(third[cards[0], cards[1]]), *cards)
+            elif previous:  # UltraSet-Chain: the two carried cards first
+                cards = (previous[move[2]], previous[move[3]], *cards)
             previous = list(cards)
         record.taken.append(cards)
         refill = max(0, m.deal - (len(table) - len(places)))
@@ -198,7 +245,31 @@ def variant_game_figures(game: VariantGame, deal: int) -> tuple[int, ...]:
 def _find(
     kind, chain, previous, table, size, third, plus, negative, words, values, position, out
 ):  # fmt: skip  # pragma: no cover - compiled
-    """Structures on ``table[:size]`` into ``out`` (grown when needed); (count, out)."""
+    """Structures on ``table[:size]`` into ``out`` (grown when needed); (count, out).
+
+    A chain move (``chain`` and a previous structure) is a row (i, j) for Set-Chain and
+    (i, j, p, q) for UltraSet-Chain (``kind`` ULTRA: places p < q of ``previous``).
+    """
+    if chain and previous[0] >= 0 and kind == ULTRA:
+        found = 0
+        for i in range(size):
+            for j in range(i + 1, size):
+                c, d = table[i], table[j]
+                for p in range(4):
+                    for q in range(p + 1, 4):
+                        a, b = previous[p], previous[q]
+                        if (third[a, b] == third[c, d] or third[a, c] == third[b, d]
+                                or third[a, d] == third[b, c]):  # fmt: skip
+                            if found >= out.shape[0]:
+                                grown = np.zeros((2 * out.shape[0] + 8, 4), dtype=np.int64)
+                                grown[: out.shape[0]] = out
+                                out = grown
+                            out[found, 0] = i
+                            out[found, 1] = j
+                            out[found, 2] = p
+                            out[found, 3] = q
+                            found += 1
+        return found, out
     if chain and previous[0] >= 0:
         found = 0
         for i in range(size):
@@ -234,7 +305,7 @@ def _play_variant_games(
         out = np.zeros((64, width), dtype=np.int64)
         order = np.zeros(n_cards, dtype=np.int64)
         table = np.zeros(n_cards, dtype=np.int64)
-        previous = np.full(3, -1, dtype=np.int64)
+        previous = np.full(4, -1, dtype=np.int64)
         state = np.zeros(1, dtype=np.uint64)
         for g in range(chunk, n_games, n_chunks):
             state[0] = start_state(seed_word, first_game + g)
@@ -281,14 +352,22 @@ def _play_variant_games(
                 for t in range(n_places):
                     card_sum += table[out[choice, t]]
                 if chain:
-                    if pair_only:
+                    if pair_only and kind == ULTRA:  # two carried cards, then the two taken
+                        a = previous[out[choice, 2]]
+                        b = previous[out[choice, 3]]
+                        card_sum += a + b
+                        previous[0] = a
+                        previous[1] = b
+                        previous[2] = table[out[choice, 0]]
+                        previous[3] = table[out[choice, 1]]
+                    elif pair_only:
                         z = third[table[out[choice, 0]], table[out[choice, 1]]]
                         card_sum += z
                         previous[0] = z
                         previous[1] = table[out[choice, 0]]
                         previous[2] = table[out[choice, 1]]
                     else:
-                        for t in range(3):
+                        for t in range(width):
                             previous[t] = table[out[choice, t]]
                 signature += (taken + 1) * card_sum
                 taken += 1
