@@ -114,3 +114,11 @@ def test_the_ghost_pair_bound_by_brute_force():
             counts[key] = counts.get(key, 0) + 1
         if max(counts.values()) >= 3:
             assert brute_force(board, "ghost", 3) != []
+
+
+@pytest.mark.slow
+def test_any_thirteen_cards_hold_a_ghostset():
+    """The exhaustive search of AG(4,3) finishes (about 10 minutes on two loaded cores)."""
+    result = largest_structure_free("ghost", 4, node_limit=3 * 10**8)
+    assert (result.lower, result.upper, result.proven) == (12, 12, True)
+    assert brute_force(result.witness, "ghost", 4) == []
