@@ -18,10 +18,11 @@ from setlab.game.variants import (
     game_figures,
     play_variant,
     simulate_variant,
+    ultra_chain_moves,
     variant_game_figures,
     why_not,
 )
-from setlab.variants import find_structures
+from setlab.variants import find_structures, is_ultra
 from variant_oracles import brute_force, four_rule, ghost_rule
 
 
@@ -33,13 +34,13 @@ def test_the_batch_engine_plays_the_reference_games(name):
     assert fast.tolist() == [list(row) for row in slow]
 
 
-@pytest.mark.parametrize("name", ["ultra", "ghost", "4set-junior", "chain"])
+@pytest.mark.parametrize("name", ["ultra", "ghost", "4set-junior", "chain", "ultra-chain"])
 def test_every_card_is_taken_or_left_and_the_end_holds_nothing(name):
     m = MODES[name]
     for g in range(3):
         game = play_variant(name, 4, g)
         taken = [c for cards in game.taken for c in cards]
-        if m.chain:  # each chained set reuses one card of the previous set
+        if m.chain:  # each chained move reuses cards of the previous structure
             assert len(set(taken)) + game.cards_left == m.cards
         else:
             assert len(taken) == len(set(taken))
@@ -65,6 +66,31 @@ def test_chain_sets_share_exactly_one_card_with_the_previous_set():
     for before, after in itertools.pairwise(taken):
         assert len(set(before) & set(after)) == 1
         assert find_structures(list(after), "set", 4) == [(0, 1, 2)]
+
+
+def testultra_chain_moves_carry_exactly_two_cards_of_the_previous_ultraset():
+    for g in range(3):
+        taken = play_variant("ultra-chain", 5, g).taken
+        assert len(taken) > 5
+        assert find_structures(list(taken[0]), "ultra", 4) == [(0, 1, 2, 3)]
+        for before, after in itertools.pairwise(taken):
+            assert len(set(before) & set(after)) == 2
+            assert is_ultra(list(after), 4)  # the digit-by-digit rule
+
+
+def test_ultra_chain_offers_every_move_on_a_small_table():
+    """The reference engine's chain moves against every (two carried, two table) choice."""
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        cards = rng.choice(81, size=10, replace=False).tolist()
+        previous, table = cards[:4], cards[4:]
+        expected = sorted(
+            (i, j, p, q)
+            for i, j in itertools.combinations(range(6), 2)
+            for p, q in itertools.combinations(range(4), 2)
+            if brute_force([previous[p], previous[q], table[i], table[j]], "ultra", 4)
+        )
+        assert ultra_chain_moves(table, previous, 4) == expected
 
 
 def test_exact_means_count_the_deck():
@@ -108,7 +134,8 @@ def test_simulate_variant_command(capsys):
 # -- the interactive table and its explanations (the web's Play modes) ------------------------
 
 ORACLE_MODES = {"ultra": "ultra", "ultra9": "ultra", "ghost": "ghost", "4set": "4set",
-                "4set-junior": "4set", "junior": "set", "megaset": "set"}  # fmt: skip
+                "4set-junior": "4set", "junior": "set", "megaset": "set", "chain": "set",
+                "ultra-chain": "ultra"}  # fmt: skip
 
 
 def brute_structures(name, cards):
@@ -116,7 +143,9 @@ def brute_structures(name, cards):
     return brute_force(cards, ORACLE_MODES[name], m.properties, m.values)
 
 
-@pytest.mark.parametrize("name", ["ultra9", "ghost", "4set-junior", "junior", "chain"])
+@pytest.mark.parametrize(
+    "name", ["ultra9", "ghost", "4set-junior", "junior", "chain", "ultra-chain"]
+)
 def test_a_table_played_by_claims_ends_with_no_structure_by_brute_force(name):
     m = MODES[name]
     table = VariantTable(name, seed=3)
@@ -133,10 +162,11 @@ def test_a_table_played_by_claims_ends_with_no_structure_by_brute_force(name):
         seen |= set(table.cards)
     assert seen == set(range(m.cards))
     taken = [c for cards in table.taken for c in cards]
-    if m.chain:
-        assert 3 + 2 * (len(table.taken) - 1) + len(table.cards) == m.cards
+    if m.chain:  # each move after the first takes two table cards and carries the rest
+        assert m.size + 2 * (len(table.taken) - 1) + len(table.cards) == m.cards
         for before, after in itertools.pairwise(table.taken):
-            assert len(set(before) & set(after)) == 1
+            assert len(set(before) & set(after)) == m.size - 2
+            assert brute_structures(name, list(after)) == [tuple(range(m.size))]
     else:
         assert len(taken) + len(table.cards) == m.cards
         assert brute_structures(name, table.cards) == []

@@ -46,6 +46,8 @@ COMMANDS = [
     ["find", "--variant", "ultra", "-p", "2", "00", "01", "10", "11", "22"],
     ["find", "--variant", "4set", "-p", "2", "00", "01", "02", "03", "33"],
     ["caps", "--variant", "ultra", "-p", "2"],
+    ["maxsets", "--variant", "ultra", "-p", "2", "-n", "6"],
+    ["maxsets", "--variant", "ultra", "-p", "2", "--table"],
     ["simulate", "--variant", "junior", "--games", "20", "--no-progress"],
     ["heuristic", "cmm", "-p", "2"],
     ["heuristic", "search", "-p", "2", "-n", "4", "--seconds", "0.05"],

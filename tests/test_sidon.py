@@ -29,7 +29,8 @@ def largest_free_by_enumeration(name, properties, values):
 
 @pytest.mark.parametrize(
     ("name", "properties", "values"),
-    [("ultra", 1, 3), ("ultra", 2, 3), ("4set", 1, 4), ("4set", 2, 4)],
+    [("ultra", 1, 3), ("ultra", 2, 3), ("4set", 1, 4), ("4set", 2, 4), ("ghost", 1, 3),
+     ("ghost", 2, 3)],
 )
 def test_small_decks_agree_with_enumeration(name, properties, values):
     result = largest_structure_free(name, properties)
@@ -69,5 +70,55 @@ def test_results_are_stored_and_the_command_reads_them(capsys, tmp_path):
     got = json.loads(capsys.readouterr().out)
     assert got["variant"] == "ultra" and got["size"] == 6 and got["proven"] is True
     assert len(got["witness"]) == 6
-    assert main(["caps", "--variant", "ghost", "-p", "3"]) == 2
+    assert main(["caps", "--variant", "ghost", "-p", "7"]) == 2
     assert main(["caps", "--variant", "ultra", "count"]) == 2
+
+
+def test_ghostset_free_boards_of_ag33():
+    """Nine cards with no GhostSet, by the digit-by-digit oracle; no ten of AG(3,3) (every
+    ten-card board, by the batch finder, itself checked against the oracle in test_variants)."""
+    result = largest_structure_free("ghost", 3)
+    assert (result.lower, result.proven) == (9, True)
+    assert brute_force(result.witness, "ghost", 3) == []
+    assert result.upper <= pair_count_bound("ghost", 3)
+
+
+@pytest.mark.slow
+def test_no_ten_cards_of_ag33_are_ghostset_free():
+    tens = itertools.combinations(range(27), 10)
+    while block := list(itertools.islice(tens, 200_000)):
+        assert count_structures_batch(np.array(block), "ghost", 3).min() > 0
+
+
+def test_ghostset_free_bounds_of_ag43_are_honest(capsys):
+    result = largest_structure_free("ghost", 4, node_limit=20_000)
+    assert brute_force(result.witness, "ghost", 4) == []
+    assert result.lower <= result.upper == pair_count_bound("ghost", 4) == 18
+    assert main(["caps", "--variant", "ghost", "-p", "2", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert (got["variant"], got["size"], got["proven"]) == ("ghost", 6, True)
+
+
+def test_the_ghost_pair_bound_by_brute_force():
+    """Three disjoint pairs with one sum make a GhostSet: so a sum is shared by two pairs at
+    most on a GhostSet-free board (random boards of AG(3,3), the oracle deciding)."""
+    import random
+
+    rng = random.Random(2)
+    for _ in range(200):
+        board = rng.sample(range(27), rng.randrange(6, 10))
+        words = [[(c // 3**k) % 3 for k in range(3)] for c in board]
+        counts = {}
+        for i, j in itertools.combinations(range(len(board)), 2):
+            key = tuple((a + b) % 3 for a, b in zip(words[i], words[j], strict=True))
+            counts[key] = counts.get(key, 0) + 1
+        if max(counts.values()) >= 3:
+            assert brute_force(board, "ghost", 3) != []
+
+
+@pytest.mark.slow
+def test_any_thirteen_cards_hold_a_ghostset():
+    """The exhaustive search of AG(4,3) finishes (about 10 minutes on two loaded cores)."""
+    result = largest_structure_free("ghost", 4, node_limit=3 * 10**8)
+    assert (result.lower, result.upper, result.proven) == (12, 12, True)
+    assert brute_force(result.witness, "ghost", 4) == []

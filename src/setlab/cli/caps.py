@@ -29,7 +29,7 @@ from setlab.extremal.caps import (
     no_set_probability,
     odds_against,
 )
-from setlab.extremal.sidon import SIDON_VARIANTS, largest_structure_free
+from setlab.extremal.sidon import FREE_VARIANTS, largest_structure_free
 from setlab.render import blocking_graph_svg, deck_svg
 from setlab.store import Store, interval_text
 
@@ -57,8 +57,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     caps.add_argument(
         "--graph", metavar="FILE", help="draw the cap's cards and the sets through them (V = 3)"
     )
-    caps.add_argument("--variant", choices=["set", *SIDON_VARIANTS],
-                      help="largest board with no UltraSet or no 4Set (default: set)")  # fmt: skip
+    caps.add_argument("--variant", choices=["set", *FREE_VARIANTS],
+                      help="largest board with no UltraSet, 4Set or GhostSet "
+                      "(default: set)")  # fmt: skip
     add_scheduler(caps)
     caps.set_defaults(run=run_largest)
     sub = caps.add_subparsers(dest="caps_command", metavar="SUBCOMMAND", parser_class=type(caps))
@@ -290,7 +291,8 @@ def run_construct(args: argparse.Namespace) -> int:
 
 
 def run_variant_caps(args: argparse.Namespace) -> int:
-    """``setlab caps --variant ultra|4set``: the largest board with none of the structures."""
+    """``setlab caps --variant ultra|4set|ghost``: the largest board with none of the
+    structures."""
     for option, value, default in (("--values", args.values, 3), ("--picture", args.picture, None),
                                    ("--graph", args.graph, None),
                                    ("--time-limit", args.time_limit, None)):  # fmt: skip
@@ -298,7 +300,7 @@ def run_variant_caps(args: argparse.Namespace) -> int:
             raise SetlabError(f"{option} does not apply to 'setlab caps --variant'")
     with Store() as store:
         result = largest_structure_free(args.variant, args.properties, store=store)
-    values = SIDON_VARIANTS[args.variant]
+    values = FREE_VARIANTS[args.variant]
     words = card_words(result.witness, args.properties, values)
     if args.json:
         print_json({"command": "caps", "variant": args.variant, "properties": args.properties,
@@ -308,7 +310,7 @@ def run_variant_caps(args: argparse.Namespace) -> int:
                     "witness_codes": ["".join(map(str, w)) for w in words],
                     "method": result.method})  # fmt: skip
         return 0
-    noun = {"ultra": "an UltraSet", "4set": "a 4Set"}[args.variant]
+    noun = {"ultra": "an UltraSet", "4set": "a 4Set", "ghost": "a GhostSet"}[args.variant]
     if result.proven:
         print(f"Largest board with no {noun[noun.index(' ') + 1:]}, {args.properties} properties: "
               f"{result.lower} cards, proven ({result.method}): any {result.lower + 1} cards hold "

@@ -175,7 +175,7 @@ def _variant_report(s: VariantSummary) -> str:
     """A variant's summary as the text ``setlab simulate --variant`` prints."""
     m = MODES[s.mode]
     noun = {"set": "set", "ultra": "UltraSet", "ghost": "GhostSet", "4set": "4Set"}[m.structure]
-    noun = "set or chain move" if m.chain else noun
+    noun = f"{noun} or chain move" if m.chain else noun
     exact = "" if s.exact_mean is None else f"  (exact {float(s.exact_mean):.4f})"
     k = m.deal
     rows = [

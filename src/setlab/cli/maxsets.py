@@ -63,10 +63,14 @@ def register(commands: argparse._SubParsersAction) -> None:
             default=None,
             help="largest n for the pruned min search (default: 33 for P = 4)",
         )
+        if sense == "max":
+            parser.add_argument("--variant", choices=["set", "ultra"], default="set",
+                                help="count UltraSets instead of sets (exact where the classes "
+                                "reach; --table for P <= 3)")  # fmt: skip
         parser.add_argument("--json", action="store_true", help="print one JSON object")
         _add_store(parser)
         add_scheduler(parser)
-        parser.set_defaults(run=run_extremes, sense=sense)
+        parser.set_defaults(run=run_extremes, sense=sense, variant="set")
 
     verify = commands.add_parser(
         "verify",
@@ -98,6 +102,8 @@ def _solver(args: argparse.Namespace, store: Store) -> Solver:
 
 
 def run_extremes(args: argparse.Namespace) -> int:
+    if args.variant == "ultra":
+        return run_ultra(args)
     with Store(args.store) as store:
         solver = _solver(args, store)
         if args.table:
@@ -229,3 +235,62 @@ def run_verify(args: argparse.Namespace) -> int:
         print(f"{len(checks) - len(failed)} of {len(checks)} checks passed")
         print(trusted(args.rerun))
     return 1 if failed else 0
+
+
+def run_ultra(args: argparse.Namespace) -> int:
+    """``setlab maxsets --variant ultra``: the most UltraSets among n cards."""
+    from setlab.cards import deck_size
+    from setlab.extremal.ultrasets import PROBLEM, most_ultrasets, most_ultrasets_table
+
+    for option, value in (("--search-up-to", args.search_up_to),
+                          ("--min-search-up-to", args.min_search_up_to),
+                          ("--scheduler", args.scheduler)):  # fmt: skip
+        if value is not None:
+            raise SetlabError(f"{option} does not apply to 'setlab maxsets --variant ultra'")
+    if not 1 <= args.properties <= 6:
+        raise SetlabError("--variant ultra: P from 1 to 6")
+    if args.table and args.properties > 3:
+        raise SetlabError("--variant ultra --table: P from 1 to 3 (every class of AG(P,3))")
+    if not args.table and args.cards > deck_size(args.properties):
+        raise SetlabError(f"-n: at most {deck_size(args.properties)} cards for P = "
+                          f"{args.properties}")  # fmt: skip
+    with Store(args.store) as store:
+        started = time.perf_counter()
+        if args.table:
+            values = most_ultrasets_table(args.properties, store=store)
+        else:
+            values = [most_ultrasets(args.properties, args.cards, store=store)]
+        seconds = time.perf_counter() - started
+    answers = []
+    for value in values:
+        read = value.stored_at is not None and not args.table  # a table is always walked
+        origin = provenance(read, value.stored_at if read else None, None if read else seconds)
+        answer = extremal_json(problem=PROBLEM, properties=value.properties, cards=value.cards,
+                               sense="max", lower=value.lower, upper=value.upper,
+                               value=value.lower, method=value.method, witness=value.witness,
+                               witness_method=value.witness_method, origin=origin)  # fmt: skip
+        answers.append({"variant": "ultra", **answer})
+    if args.json:
+        if args.table:
+            print_json({"command": "maxsets table", "variant": "ultra",
+                        "properties": args.properties,
+                        "rows": [{"cards": a["cards"], "max": a} for a in answers]})  # fmt: skip
+        else:
+            print_json({"command": "maxsets", **answers[0]})
+        return 0
+    if args.table:
+        print(f"{'n':>3} {'U(n)':>9} method")
+        for value in values:
+            print(f"{value.cards:>3} {_cell(value.lower, value.upper):>9} {value.method}")
+        print(f"the most UltraSets among n cards of AG({args.properties},3), all proven, "
+              f"computed in {seconds:.2f} s")  # fmt: skip
+        return 0
+    value, origin = values[0], answers[0]["provenance"]
+    known = interval_text(f"U({value.cards})", value.lower, value.upper)
+    status = (f"proven by {value.method}" if value.proven
+              else f"not proven (bound by {value.method})")  # fmt: skip
+    print(f"{known} UltraSets among {value.cards} cards of AG({value.properties},3): {status}, "
+          f"{provenance_text(origin)}")  # fmt: skip
+    cards = [Card(c, value.properties).code for c in value.witness]
+    print(f"witness with {value.lower} UltraSets ({value.witness_method}): " + " ".join(cards))
+    return 0

@@ -4,7 +4,8 @@ Deal the mode's board size; while the table holds none of the mode's structures,
 to the next multiple of 3 (10 -> 12 -> 15); take a structure chosen at random, refill its places
 from the deck only up to the board size; the game ends when the deck is empty and no structure
 is left. Set-Chain: after the first set, a set is two table cards completed by a card of the
-previous set (exactly one card of it), and the new set becomes the previous one.
+previous set (exactly one card of it), and the new set becomes the previous one. UltraSet-Chain:
+after the first UltraSet, an UltraSet is two table cards and two cards of the previous one.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from setlab.game.rng import WORD_MASK, GameRandom, draw_below, start_state
 from setlab.game.statistics import Estimate, clustered_ratio, mean_estimate, wilson
 from setlab.kernels import close_gaps
 from setlab.variants import count_structures, find_structures, is_ultra, tables, variant
-from setlab.variants.kernels import structures_of_board
+from setlab.variants.kernels import ULTRA, structures_of_board
 from setlab.variants.structures import vectors
 
 __all__ = [
@@ -52,6 +53,7 @@ __all__ = [
     "mode_properties",
     "play_variant",
     "simulate_variant",
+    "ultra_chain_moves",
     "variant_game_figures",
     "why_not",
 ]
@@ -82,12 +84,19 @@ class Mode:
         """Cards in one structure."""
         return variant(self.structure).size(self.values)
 
+    @property
+    def carried(self) -> int:
+        """Cards of the previous structure in a chain move (Set-Chain 1, UltraSet-Chain 2; 0
+        when the mode does not chain): a chain move always takes two cards of the table."""
+        return self.size - 2 if self.chain else 0
+
 
 MODES = {
     "chain": Mode("chain", "set", 4, 12, chain=True),
     "junior": Mode("junior", "set", 3, 9),
     "megaset": Mode("megaset", "set", 5, 16),
     "ultra": Mode("ultra", "ultra", 4, 12),
+    "ultra-chain": Mode("ultra-chain", "ultra", 4, 12, chain=True),
     "ultra9": Mode("ultra9", "ultra", 4, 9),
     "ghost": Mode("ghost", "ghost", 4, 10),
     "4set": Mode("4set", "4set", 4, 12),
@@ -134,12 +143,47 @@ def _chain_moves(table: list[int], previous: list[int], properties: int) -> list
     ]
 
 
+def ultra_chain_moves(
+    table: list[int], previous: list[int], properties: int
+) -> list[tuple[int, ...]]:
+    """The UltraSet-Chain moves: (i, j, p, q) with table positions i < j and places p < q of
+    ``previous`` whose four cards form an UltraSet, in lexicographic order (each tested by
+    :func:`setlab.variants.is_ultra`).
+
+    Parameters
+    ----------
+    table, previous : list of int
+        The cards on the table, and the four cards of the previous UltraSet (off the table).
+    properties : int
+        P, the dimension of F_3^P.
+
+    Returns
+    -------
+    list of tuple
+        Every move, in the order both engines draw from.
+
+    Examples
+    --------
+    >>> ultra_chain_moves([3, 7], [0, 4, 1, 8], 2)
+    [(0, 1, 0, 1), (0, 1, 0, 2), (0, 1, 0, 3), (0, 1, 1, 3)]
+    """
+    return [
+        (i, j, p, q)
+        for i in range(len(table))
+        for j in range(i + 1, len(table))
+        for p in range(len(previous))
+        for q in range(p + 1, len(previous))
+        if is_ultra([previous[p], previous[q], table[i], table[j]], properties)
+    ]
+
+
 TITLES = {
     "set": "SET",
     "chain": "Set-Chain",
     "junior": "SET Junior",
     "megaset": "MegaSet",
     "ultra": "UltraSet",
+    "ultra-chain": "UltraSet-Chain",
     "ultra9": "UltraSet, 9 cards",
     "ghost": "GhostSet",
     "4set": "4Set",
@@ -153,6 +197,7 @@ RULES = {
     "junior": "Three cards, all the same or all different in number, colour and shape.",
     "megaset": "Three cards, all the same or all different in each of five properties.",
     "ultra": "Four cards in two pairs that need the same third card (a + b = c + d).",
+    "ultra-chain": "An UltraSet; after the first, two table cards and two of the previous one.",
     "ultra9": "Four cards in two pairs that need the same third card (a + b = c + d).",
     "ghost": "Six cards whose values balance in every property (they sum to 0).",
     "4set": "Four cards: in each property all the same, all different, or two pairs.",
@@ -304,7 +349,8 @@ class VariantTable:
         self.dealt = min(self.mode.deal, len(self.order))
         self.cards: list[int] = self.order[: self.dealt]
         self.previous: list[int] = []
-        """Set-Chain: the set taken last, which the next set must share exactly one card with."""
+        """Set-Chain, UltraSet-Chain: the structure taken last, of which the next one carries
+        :attr:`Mode.carried` cards (one of a set, two of an UltraSet)."""
         self.taken: list[tuple[int, ...]] = []
         self.version = 0
         """Counts every change of the table (a structure taken, cards added)."""
@@ -316,39 +362,50 @@ class VariantTable:
 
     @property
     def chained(self) -> bool:
-        """True when a move must chain on the previous set (Set-Chain after its first set)."""
+        """True when a move must chain on the previous structure (a chain mode after its first)."""
         return self.mode.chain and bool(self.previous)
 
     def places(self) -> list[tuple[int, ...]]:
         """The moves on the table as ascending positions, in lexicographic order.
 
-        A move is a structure, or in a chained game the two table cards of a chain move.
+        A move is a structure, or in a chained game the two table positions of a chain move
+        followed, in UltraSet-Chain, by the places of the two carried cards in ``previous``.
         """
         if self.chained:
-            return _chain_moves(self.cards, self.previous, self.properties)
+            moves = _chain_moves if self.mode.structure == "set" else ultra_chain_moves
+            return moves(self.cards, self.previous, self.properties)
         m = self.mode
         return find_structures(self.cards, m.structure, m.properties, m.values)
 
     def sets(self) -> list[tuple[int, ...]]:
-        """The structures that can be taken, as cards (a chain set with its previous card last)."""
-        found = [tuple(self.cards[p] for p in places) for places in self.places()]
-        if self.chained:
+        """The structures that can be taken, as cards (a chain move's carried cards last)."""
+        if not self.chained:
+            return [tuple(self.cards[p] for p in places) for places in self.places()]
+        return [
+            (self.cards[move[0]], self.cards[move[1]], *self._carried(move))
+            for move in self.places()
+        ]
+
+    def _carried(self, move: Sequence[int]) -> tuple[int, ...]:
+        """The cards of the previous structure that chain move ``move`` carries."""
+        if self.mode.structure == "set":  # the third card of the two table cards
             third = tables("set", self.properties).third
-            found = [(a, b, int(third[a, b])) for a, b in found]
-        return found
+            return (int(third[self.cards[move[0]], self.cards[move[1]]]),)
+        return tuple(self.previous[p] for p in move[2:])
 
     @property
     def over(self) -> bool:
         """True when the deck is empty and no move is left."""
         return not self.deck_left and not self.places()
 
-    def take(self, places: Sequence[int]) -> tuple[int, ...]:
-        """Take the move at ``places``; refill up to the board size; the cards taken."""
+    def take(self, move: Sequence[int]) -> tuple[int, ...]:
+        """Take ``move`` (as :meth:`places` gives it); refill up to the board size; the cards
+        taken (a chain move's carried cards first)."""
+        places = move[:2] if self.chained else move
         cards = tuple(self.cards[p] for p in places)
         if self.mode.chain:
             if self.previous:
-                third = tables("set", self.properties).third
-                cards = (int(third[cards[0], cards[1]]), *cards)
+                cards = (*self._carried(move), *cards)
             self.previous = list(cards)
         self.taken.append(cards)
         refill = max(0, self.mode.deal - (len(self.cards) - len(places)))
@@ -386,19 +443,25 @@ class VariantTable:
         if len(chosen) != self.size or len(set(chosen)) != self.size:
             return Claim(False, (f"choose {self.size} cards",))
         on_table = [card for card in chosen if card in self.cards]
+        kept = [card for card in chosen if card in self.previous] if self.chained else []
         if self.chained:
-            kept = [card for card in chosen if card in self.previous]
-            if len(kept) != 1 or len(on_table) != 2:
-                if len(on_table) + len(kept) < 3:
+            carried = self.mode.carried
+            if len(kept) != carried or len(on_table) != 2:
+                if len(on_table) + len(kept) < self.size:
                     return Claim(False, ("those cards are no longer on the table",))
-                return Claim(False, ("a chain set holds exactly one card of the previous set "
-                                     "and two of the table",))  # fmt: skip
+                what = "set" if carried == 1 else variant(self.mode.structure).title
+                count = "one card" if carried == 1 else f"{carried} cards"
+                return Claim(False, (f"a chain {what} holds exactly {count} of the previous "
+                                     f"{what} and two of the table",))  # fmt: skip
         elif len(on_table) != len(chosen):
             return Claim(False, ("those cards are no longer on the table",))
         reasons = why_not(self.name, chosen)
         if reasons:
             return Claim(False, tuple(reasons))
-        self.take(sorted(self.cards.index(card) for card in on_table))
+        move = sorted(self.cards.index(card) for card in on_table)
+        if self.chained and self.mode.structure != "set":  # the places of the carried cards
+            move += sorted(self.previous.index(card) for card in kept)
+        self.take(move)
         return Claim(True)
 
     def no_set(self) -> Claim:
@@ -477,7 +540,31 @@ def variant_game_figures(game: VariantGame, deal: int) -> tuple[int, ...]:
 def _find(
     kind, chain, previous, table, size, third, plus, negative, words, values, position, out
 ):  # fmt: skip  # pragma: no cover - compiled
-    """Structures on ``table[:size]`` into ``out`` (grown when needed); (count, out)."""
+    """Structures on ``table[:size]`` into ``out`` (grown when needed); (count, out).
+
+    A chain move (``chain`` and a previous structure) is a row (i, j) for Set-Chain and
+    (i, j, p, q) for UltraSet-Chain (``kind`` ULTRA: places p < q of ``previous``).
+    """
+    if chain and previous[0] >= 0 and kind == ULTRA:
+        found = 0
+        for i in range(size):
+            for j in range(i + 1, size):
+                c, d = table[i], table[j]
+                for p in range(4):
+                    for q in range(p + 1, 4):
+                        a, b = previous[p], previous[q]
+                        if (third[a, b] == third[c, d] or third[a, c] == third[b, d]
+                                or third[a, d] == third[b, c]):  # fmt: skip
+                            if found >= out.shape[0]:
+                                grown = np.zeros((2 * out.shape[0] + 8, 4), dtype=np.int64)
+                                grown[: out.shape[0]] = out
+                                out = grown
+                            out[found, 0] = i
+                            out[found, 1] = j
+                            out[found, 2] = p
+                            out[found, 3] = q
+                            found += 1
+        return found, out
     if chain and previous[0] >= 0:
         found = 0
         for i in range(size):
@@ -513,7 +600,7 @@ def _play_variant_games(
         out = np.zeros((64, width), dtype=np.int64)
         order = np.zeros(n_cards, dtype=np.int64)
         table = np.zeros(n_cards, dtype=np.int64)
-        previous = np.full(3, -1, dtype=np.int64)
+        previous = np.full(4, -1, dtype=np.int64)
         state = np.zeros(1, dtype=np.uint64)
         for g in range(chunk, n_games, n_chunks):
             state[0] = start_state(seed_word, first_game + g)
@@ -560,14 +647,22 @@ def _play_variant_games(
                 for t in range(n_places):
                     card_sum += table[out[choice, t]]
                 if chain:
-                    if pair_only:
+                    if pair_only and kind == ULTRA:  # two carried cards, then the two taken
+                        a = previous[out[choice, 2]]
+                        b = previous[out[choice, 3]]
+                        card_sum += a + b
+                        previous[0] = a
+                        previous[1] = b
+                        previous[2] = table[out[choice, 0]]
+                        previous[3] = table[out[choice, 1]]
+                    elif pair_only:
                         z = third[table[out[choice, 0]], table[out[choice, 1]]]
                         card_sum += z
                         previous[0] = z
                         previous[1] = table[out[choice, 0]]
                         previous[2] = table[out[choice, 1]]
                     else:
-                        for t in range(3):
+                        for t in range(width):
                             previous[t] = table[out[choice, t]]
                 signature += (taken + 1) * card_sum
                 taken += 1
