@@ -13,7 +13,7 @@ import math
 import random
 from dataclasses import replace
 
-from setlab.extremal.sidon import PROBLEM, SIDON_VARIANTS, StructureFree, largest_structure_free
+from setlab.extremal.sidon import FREE_VARIANTS, PROBLEM, StructureFree, largest_structure_free
 from setlab.game.statistics import Estimate
 from setlab.game.variants import MODES, VariantSummary, simulate_variant
 from setlab.render import board_svg
@@ -38,6 +38,7 @@ EXTREMAL = (
     ("ultra", 1, 10**7), ("ultra", 2, 10**7), ("ultra", 3, 10**7), ("ultra", 4, 10**7),
     ("ultra", 5, 10**6),
     ("4set", 1, 10**7), ("4set", 2, 10**7), ("4set", 3, 10**7), ("4set", 4, 10**6),
+    ("ghost", 1, 10**7), ("ghost", 2, 10**7), ("ghost", 3, 10**7), ("ghost", 4, 10**6),
 )  # fmt: skip
 """(variant, P, node limit) of the extremal table: each search stops within about a second; the
 last of each variant does not finish, so its row is an interval."""
@@ -194,13 +195,14 @@ def build(context: Context) -> Section:
         size, text, witness = _extremal(context, name, properties, limit)
         results[name, properties] = (text, witness)
         rows.append((variant(name).title, str(properties),
-                     f"{SIDON_VARIANTS[name]}^{properties}", size, text))  # fmt: skip
+                     f"{FREE_VARIANTS[name]}^{properties}", size, text))  # fmt: skip
     extremal = Table(
         ("variant", "P", "deck", "largest board found with none", "known"),
         tuple(rows),
-        "f_v(P): the most cards of the deck with no structure of variant v (a Sidon set). "
-        "Exact where the search finished; otherwise the witness found and the pair-count bound "
-        "C(s, 2) <= 3^P (4^P - 1 for 4Set).",
+        "f_v(P): the most cards of the deck with no structure of variant v (for UltraSet "
+        "and 4Set a Sidon set). Exact where the search finished; otherwise the witness found "
+        "and the pair-count bound C(s, 2) <= 3^P (4^P - 1 for 4Set; 2 x 3^P for GhostSet, "
+        "where no sum is shared by three disjoint pairs).",
     )  # fmt: skip
 
     ultra_text, ultra_witness = results["ultra", 4]
