@@ -336,8 +336,8 @@ def ultra_brute(cards: tuple[int, ...]) -> bool:
 def test_the_modes_are_listed_and_a_ghostset_game_explains_a_wrong_six(client):
     modes = {m["name"]: m for m in client.get("/api/modes").json()["modes"]}
     assert {n: m["size"] for n, m in modes.items()} == {
-        "set": 3, "chain": 3, "junior": 3, "megaset": 3, "ultra": 4, "ultra9": 4, "ghost": 6,
-        "4set": 4, "4set-junior": 4,
+        "set": 3, "chain": 3, "junior": 3, "megaset": 3, "ultra": 4, "ultra-chain": 4,
+        "ultra9": 4, "ghost": 6, "4set": 4, "4set-junior": 4,
     }  # fmt: skip
     junior = client.get("/api/deck?mode=junior").json()["cards"]
     assert len(junior) == 27 and all(" solid " in c["name"] for c in junior)
