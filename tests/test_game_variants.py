@@ -103,7 +103,9 @@ def test_exact_means_count_the_deck():
     )
     # 4Sets: every triple has its own fourth card, C(N,3)/4 in all: C(k,4)/(N - 3) on k cards
     assert exact_mean_structures("4set", 12) == Fraction(math.comb(12, 4), 256 - 3)
-    assert exact_mean_structures("chain", 12) is None
+    # the first deal of a chain game is a plain deal: 2.785 sets in 12 cards, as in SET
+    assert exact_mean_structures("chain", 12) == Fraction(math.comb(12, 3) * 1080, math.comb(81, 3))
+    assert exact_mean_structures("ultra-chain", 12) == exact_mean_structures("ultra", 12)
 
 
 def test_the_summary_agrees_with_the_exact_mean_and_the_games():

@@ -176,7 +176,7 @@ def _variant_report(s: VariantSummary) -> str:
     m = MODES[s.mode]
     noun = {"set": "set", "ultra": "UltraSet", "ghost": "GhostSet", "4set": "4Set"}[m.structure]
     noun = f"{noun} or chain move" if m.chain else noun
-    exact = "" if s.exact_mean is None else f"  (exact {float(s.exact_mean):.4f})"
+    exact = f"  (exact {float(s.exact_mean):.4f})"
     k = m.deal
     rows = [
         (f"No {noun} among the first {k} dealt", _odds(s.first_deal_none, 2),

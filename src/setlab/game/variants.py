@@ -713,11 +713,12 @@ def structures_in_deck(name: str) -> int:
     return count_structures(range(m.cards), m.structure, m.properties, m.values)
 
 
-def exact_mean_structures(name: str, cards: int) -> Fraction | None:
+def exact_mean_structures(name: str, cards: int) -> Fraction:
     """Exact mean number of structures among ``cards`` random cards: C(k,s) T / C(N,s).
 
-    T is the number of structures in the whole deck, counted by the kernel (None for
-    Set-Chain, whose moves depend on the previous set).
+    T is the number of structures in the whole deck, counted by the kernel. In the chain modes
+    this is the mean of the first deal, the only one dealt before a structure is taken (later
+    moves depend on the previous structure).
 
     Examples
     --------
@@ -725,8 +726,6 @@ def exact_mean_structures(name: str, cards: int) -> Fraction | None:
     Fraction(84, 25)
     """
     m = mode(name)
-    if m.chain:
-        return None
     return Fraction(math.comb(cards, m.size) * structures_in_deck(name), math.comb(m.cards, m.size))
 
 
@@ -741,7 +740,7 @@ class VariantSummary:
     deal_none: Estimate
     first_deal_structures: Estimate
     structures_per_board: Estimate
-    exact_mean: Fraction | None
+    exact_mean: Fraction
     game_length: Estimate
     cards_left: Estimate
     cards_left_counts: dict[int, int]
@@ -756,7 +755,7 @@ class VariantSummary:
                     "structures_per_board", "game_length", "cards_left"):  # fmt: skip
             e = getattr(self, key)
             out[key] = {"value": e.value, "ci": e.as_list(), "observations": e.observations}
-        out["exact_mean_structures"] = None if self.exact_mean is None else float(self.exact_mean)
+        out["exact_mean_structures"] = float(self.exact_mean)
         out["cards_left_counts"] = {str(k): v for k, v in sorted(self.cards_left_counts.items())}
         return out
 

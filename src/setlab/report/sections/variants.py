@@ -75,11 +75,8 @@ def _mode_row(name: str, run: Number) -> tuple:
     s: VariantSummary = run.value
     m = MODES[name]
     first = s.first_deal_structures
-    exact: object = "none (chain moves)"
-    inside = "-"
-    if s.exact_mean is not None:
-        exact = f"{s.exact_mean} = {float(s.exact_mean):.4f}"
-        inside = "yes" if first.low <= s.exact_mean <= first.high else "no"
+    exact = f"{s.exact_mean} = {float(s.exact_mean):.4f}"
+    inside = "yes" if first.low <= s.exact_mean <= first.high else "no"
     return (
         f"`{name}`",
         variant(m.structure).title if m.structure != "set" else "set",
