@@ -16,6 +16,7 @@ import itertools
 import json
 import math
 import sys
+from array import array
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,9 @@ class Space:
         self.digits = (np.arange(n)[:, None] // self.weights[None, :]) % 3
         # x + y + z = 0 digit by digit: z = -(x + y)
         self.third = (-(self.digits[:, None, :] + self.digits[None, :, :]) % 3) @ self.weights
+        # vector sums and differences as Python lists (form reads them one entry at a time)
+        self.add = ((self.digits[:, None, :] + self.digits[None, :, :]) % 3 @ self.weights).tolist()
+        self.sub = ((self.digits[:, None, :] - self.digits[None, :, :]) % 3 @ self.weights).tolist()
         # hyperplanes {x : u.x = c}: one u per pair {u, 2u} of nonzero vectors (first nonzero 1)
         edges = []
         vertex = n
@@ -71,33 +75,45 @@ class Space:
         automorphism of the configuration), which carries frame to frame, so the coordinates of
         the cards in their frame do not depend on the representative; and equal coordinates
         give the affine map frame -> frame that carries one configuration onto the other.
+
+        The coordinates are kept as one number per point, y_1 + 3 y_2 + 9 y_3 + ... in the
+        frame (o; v_1, v_2, ...), filled in over the vectors (points read as vectors): each new
+        basis vector v with weight s adds w + v and w + 2v with the weight of w plus s and 2s
+        for every w of the span so far. The form is the sorted coordinates of the cards, one
+        byte each while 3^P <= 256 (P <= 5), two bytes beyond.
         """
+        colour = self.uncoloured.copy()
+        for c in cards:
+            colour[c] = 0
         # igraph returns the vertices in canonical order (entry i: the vertex labelled i)
-        order = np.asarray(self.graph.canonical_permutation(sh="fl", color=self.colours(cards)))
-        points = order[order < self.size]
-        origin = int(points[0])
-        coordinate = np.full(self.size, -1, dtype=np.int64)
-        coordinate[origin] = 0
-        span = np.array([origin])
-        step = 1
-        for q in points.tolist():
-            if coordinate[q] >= 0:
+        order = self.graph.canonical_permutation(sh="fl", color=colour)
+        size, add, sub = self.size, self.add, self.sub
+        coordinate = [-1] * size
+        coordinate[0] = 0  # the zero vector
+        span = [0]
+        step, origin = 1, -1
+        for q in order:
+            if q >= size:
+                continue  # a hyperplane
+            if origin < 0:
+                origin = q
                 continue
-            # add the vector q - origin to the basis: span + t (q - origin), t = 1, 2
-            vector = (self.digits[q] - self.digits[origin]) % 3
-            codes = coordinate[span]
-            new = [span]
-            new_codes = [codes]
-            for t in (1, 2):
-                moved = (self.digits[span] + t * vector) % 3 @ self.weights
-                new.append(moved)
-                new_codes.append(codes + t * step)
-            span = np.concatenate(new)
-            coordinate[span] = np.concatenate(new_codes)
+            v = sub[q][origin]
+            if coordinate[v] >= 0:
+                continue  # q lies in the span so far
+            grown = []
+            for w in span:
+                w1 = add[w][v]
+                w2 = add[w1][v]
+                coordinate[w1] = coordinate[w] + step
+                coordinate[w2] = coordinate[w] + 2 * step
+                grown += (w1, w2)
+            span += grown
             step *= 3
-            if len(span) == self.size:
+            if len(span) == size:
                 break
-        return np.sort(coordinate[np.asarray(cards, dtype=np.int64)]).astype(np.uint32).tobytes()
+        coordinates = sorted(coordinate[sub[c][origin]] for c in cards)
+        return bytes(coordinates) if size <= 256 else array("H", coordinates).tobytes()
 
     def stabiliser_orbits(self, cards: list[int]) -> np.ndarray:
         """Each point's orbit label (its least point) under the affine maps fixing ``cards``:
