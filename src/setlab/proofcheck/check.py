@@ -319,7 +319,10 @@ def walk(properties: int) -> list[tuple[int, int]]:
     P <= 2: every subset as a bit mask, its sets counted line by line. P = 3: a subset is
     (A, B, C), its parts in the three planes x_0 = 0, 1, 2; sets(S) = sets(A) + sets(B) +
     sets(C) + #{a in A, b in B : the third point of a, b lies in C} (a line off the planes meets
-    each once), computed for all B and C at once for each A.
+    each once), computed for all B and C at once for each A. A runs over one subset per orbit of
+    AGL(2,3) only: the map (x_0, y) -> (x_0, My + b) is affine, keeps each plane and the count of
+    sets, and acts on the plane x_0 = 0 as y -> My + b, so it carries any (A, B, C) to one whose
+    A is its orbit's representative, with the same size and count.
     """
     if properties <= 2:
         n = 3**properties
@@ -348,22 +351,34 @@ def walk(properties: int) -> list[tuple[int, int]]:
         for b in range(9):
             c = int(g.third[a, 9 + b]) - 18
             partner[b, c] = a
-    by_size = [np.flatnonzero(sizes == k) for k in range(10)]
-    best = [(10**9, -1)] * 28
-    for a_mask in range(512):
-        in_a = bits[a_mask]
-        kernel = in_a[partner]  # kernel[b, c] = 1 when the a completing (b, c) lies in A
+    # the pairs (B, C) sorted by |B| + |C|, so that each size is one run of the flat order
+    size_bc = (sizes[:, None] + sizes[None, :]).ravel()
+    order = np.argsort(size_bc, kind="stable")
+    starts = np.searchsorted(size_bc[order], np.arange(19))
+    inner_bc = (inner[:, None] + inner[None, :]).ravel()[order]
+    low = np.full(28, 10**9)
+    high = np.full(28, -1)
+    # the 432 maps y -> My + b of AG(2,3) as permutations of its points; a subset's
+    # representative is its least image (as a bit mask)
+    maps = [
+        [int(((np.asarray(m).reshape(2, 2) @ plane.digits[y] + shift) % 3) @ plane.weights)
+         for y in range(9)]
+        for m in itertools.product(range(3), repeat=4)
+        if round(np.linalg.det(np.asarray(m).reshape(2, 2))) % 3
+        for shift in plane.digits
+    ]  # fmt: skip
+    least = np.full(512, 511)
+    for image in maps:
+        least = np.minimum(least, (bits[:, np.argsort(image)] @ (1 << np.arange(9))).astype(int))
+    for a_mask in np.unique(least).tolist():
+        kernel = bits[a_mask][partner]  # kernel[b, c] = 1 when the a completing (b, c) lies in A
         pairs = bits @ kernel  # pairs[B, c]: pairs (a, b) of A x B with third 18 + c
-        cross = pairs @ bits.T  # cross[B, C]
-        total = cross + (inner[a_mask] + inner[:, None] + inner[None, :])
-        for j, columns in enumerate(by_size):
-            block = total[:, columns]
-            high, low = block.max(axis=1), block.min(axis=1)
-            for i, rows in enumerate(by_size):
-                k = int(sizes[a_mask]) + i + j
-                lo, hi = best[k]
-                best[k] = (min(lo, int(low[rows].min())), max(hi, int(high[rows].max())))
-    return best
+        cross = (pairs @ bits.T).ravel()[order]  # cross[B, C], in the sorted order
+        total = cross.astype(np.int64) + inner_bc + inner[a_mask]
+        a = int(sizes[a_mask])
+        low[a : a + 19] = np.minimum(low[a : a + 19], np.minimum.reduceat(total, starts))
+        high[a : a + 19] = np.maximum(high[a : a + 19], np.maximum.reduceat(total, starts))
+    return [(int(lo), int(hi)) for lo, hi in zip(low, high, strict=True)]
 
 
 # -- the checks -----------------------------------------------------------------------------------
