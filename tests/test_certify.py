@@ -341,8 +341,9 @@ def test_verify_rejects_a_citation_cycle(tmp_path):
 
 @pytest.mark.slow
 def test_the_whole_p4_bundle(tmp_path):
-    """Every proven value of the real deck: the checker passes all but the program-proven ones
-    (no certificate until the Farkas certificates are written) and what cites them."""
+    """Every proven value of the real deck: the checker passes them all (a program-proven value
+    whose certificate the producer could not build would fail with "no certificate", and only
+    such values and what cites them may fail)."""
     store = Store(tmp_path / "p4.sqlite")
     Solver(4, store).table()
     bundle = write_bundle(store, 4, tmp_path / "p4")

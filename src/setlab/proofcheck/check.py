@@ -536,7 +536,8 @@ def check_search(bundle: Bundle, value: dict[str, Any], certificate: dict[str, A
         count, degree, extra = g.profile(reps)
         if not all(passes(sense, int(c), t[k]) for c in count):
             return [f"a level-{k} representative fails T_{k} = {t[k]}"]
-        census = bundle.census(p, paths[k - 1], reps, degree, run) if k else [(b"", g.group_order)]
+        census = (bundle.census(p, paths[k - 1], reps, degree, run) if k
+                  else [(b"", g.group_order)] * len(reps))  # fmt: skip
         if len({key for key, _ in census}) != len(census):
             return [f"level {k} holds two equivalent representatives"]
         orbit = [g.group_order // order for _, order in census]
