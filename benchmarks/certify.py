@@ -1,14 +1,18 @@
 """Proof bundles: the time to write and to check the P = 4 bundle, its size, peak memory.
 
 Solves the P = 4 table in a fresh store (or uses ``--store``), writes the bundle
-(``setlab certify``), then runs the standalone checker on it in a child process, and, as the
-baseline, a child process that only reads every stored result and search level. Prints times,
-the bundle's size on disk, each child's peak memory (max RSS), and the ratios checker/baseline.
+(``setlab certify``), then runs the standalone checker on it in a child process, and two
+baselines in the same run: a child process that only reads every stored result and search level,
+and the checker with ``--replay`` (it also replays closure child by child, one canonical
+labelling per child: the checker's method before the orbit count). Prints wall and CPU times,
+the bundle's size on disk, each child's peak memory (max RSS of its largest process), the
+machine's load, and the ratios.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import subprocess
 import sys
@@ -32,22 +36,31 @@ print(sum(len(store.level(name)) for name in names), "representatives read")
 """
 
 
-def child(command: list[str]) -> tuple[float, float, str]:
-    """Seconds, peak RSS in MB and the last output line of a child process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+def child(command: list[str]) -> tuple[float, float, float, str]:
+    """Wall seconds, CPU seconds (with its pool's processes), peak RSS in MB and the last output
+    line of a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     # ru_maxrss of the children is the largest so far: run the bigger child last
-    return seconds, max(peak, before) / 1024, (done.stdout.strip().splitlines() or [""])[-1]
+    peak = max(after.ru_maxrss, before.ru_maxrss) / 1024
+    return seconds, cpu, peak, (done.stdout.strip().splitlines() or [""])[-1]
+
+
+def load() -> str:
+    return "load average " + ", ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--store", default=None, help="a store with the P = 4 table solved")
     parser.add_argument("--workers", type=int, default=2, help="checker processes")
+    parser.add_argument("--no-replay", action="store_true", help="skip the --replay baseline")
     args = parser.parse_args()
+    print(f"{os.cpu_count()} cores, {load()}")
     with tempfile.TemporaryDirectory() as tmp:
         path = args.store or str(Path(tmp) / "p4.sqlite")
         store = Store(path)
@@ -62,16 +75,24 @@ def main() -> None:
             f"{summary.methods}, {summary.levels} level files, {summary.bytes / 1e6:.2f} MB, "
             f"{summary.without_certificate} program bounds without certificate"
         )
-        read_s, read_mb, read_out = child([sys.executable, "-c", READ_STORE, path])
-        print(f"baseline (read the store): {read_s:.1f} s, peak {read_mb:.0f} MB ({read_out})")
-        check = [sys.executable, str(summary.directory / "check.py"), str(summary.directory)]
-        check_s, check_mb, check_out = child([*check, "--workers", str(args.workers)])
-        print(f"check.py ({args.workers} workers): {check_s:.1f} s, peak {check_mb:.0f} MB "
-              f"({check_out})")  # fmt: skip
+        read_s, read_cpu, read_mb, read_out = child([sys.executable, "-c", READ_STORE, path])
+        print(f"baseline (read the store): {read_s:.1f} s, {read_cpu:.1f} s CPU, peak "
+              f"{read_mb:.0f} MB ({read_out})")  # fmt: skip
+        check = [sys.executable, str(summary.directory / "check.py"), str(summary.directory),
+                 "--workers", str(args.workers)]  # fmt: skip
+        check_s, check_cpu, check_mb, check_out = child(check)
+        print(f"check.py ({args.workers} workers): {check_s:.1f} s, {check_cpu:.1f} s CPU, peak "
+              f"{check_mb:.0f} MB ({check_out}); {load()}")  # fmt: skip
         print(
             f"ratios: check / write time {check_s / summary.seconds:.1f}, check / read-store time "
             f"{check_s / read_s:.1f}, check / read-store peak memory {check_mb / read_mb:.1f}"
         )
+        if not args.no_replay:
+            replay_s, replay_cpu, replay_mb, replay_out = child([*check, "--replay"])
+            print(f"check.py --replay: {replay_s:.1f} s, {replay_cpu:.1f} s CPU, peak "
+                  f"{replay_mb:.0f} MB ({replay_out}); {load()}")  # fmt: skip
+            print(f"ratio replay / check: {replay_s / check_s:.1f} wall, "
+                  f"{replay_cpu / check_cpu:.1f} CPU")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -110,6 +110,41 @@ def test_the_checkers_canonical_form_is_a_complete_invariant(seed):
     assert len(forms) == len(orbit_representatives(subsets, 3))
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_the_checkers_cheap_invariants_are_invariant_and_rigid_means_no_symmetry(seed):
+    """The colour-refinement keys agree on affine images; a row called rigid has a trivial
+    stabiliser (bliss counts the affine maps fixing it), over configurations of 3..33 cards,
+    half of them unions of orbits of a random map (so that some have symmetry)."""
+    check = load_checker()
+    space = check.space(4)
+    rng = np.random.default_rng(seed)
+    rows = []
+    for _ in range(40):
+        k = int(rng.integers(3, 34))
+        if rng.random() < 0.5:
+            cards = rng.choice(81, k, replace=False).tolist()
+        else:  # closed under a map of order 2 or 3 where it fits
+            f = random_affine_map(4, rng).permutation()
+            cards = []
+            for x in rng.permutation(81).tolist():
+                orbit = {x, int(f[x]), int(f[f[x]])}
+                if len(cards) + len(orbit) <= k and not orbit & set(cards):
+                    cards += sorted(orbit)
+            cards = cards or [0, 1, 2]
+        rows.append(sorted(cards))
+    for cards in rows:
+        image = sorted(int(c) for c in random_affine_map(4, rng)(cards))
+        both = np.asarray([cards, image], dtype=np.int64)
+        _, degree, _ = space.profile(both)
+        keys, rigid = check.invariants(space, both, degree)
+        assert keys[0] == keys[1]
+        assert rigid[0] == rigid[1]
+        if rigid[0]:
+            assert space.stabiliser_order(cards) == 1
+    symmetric = [c for c in rows if space.stabiliser_order(c) > 1]
+    assert symmetric  # the test meets configurations the rigidity test must not pass
+
+
 def test_the_p3_bundle_passes_the_checker(tmp_path):
     store = Store(tmp_path / "p3.sqlite")
     Solver(3, store).table()
@@ -169,6 +204,41 @@ def test_a_representative_removed_from_a_search_level_fails(sample_bundle):
     code, lines = run_checker(sample_bundle)
     failed = " ".join(failures(lines))
     assert code == 1 and "FAIL M_4(12)" in failed and f"level {k - 1} -> {k}" in failed
+
+
+def test_an_equivalent_representative_added_to_a_level_fails(sample_bundle):
+    """An affine image of a representative has the same cheap invariant: bliss's forms decide."""
+    value = json.loads((sample_bundle / "values" / "M4-012.json").read_text())
+    k, path = len(value["proof"]["certificate"]["levels"]), None
+    for k, p in enumerate(value["proof"]["certificate"]["levels"], start=1):
+        if k >= 6:
+            path = sample_bundle / p
+            break
+    rep = json.loads(path.read_text())["representatives"][0]
+    image = sorted(int(c) for c in random_affine_map(4, 5)(rep))
+    edit_json(path, lambda d: d["representatives"].append(image))
+    code, lines = run_checker(sample_bundle)
+    failed = " ".join(failures(lines))
+    assert code == 1 and "FAIL M_4(12)" in failed and "two equivalent representatives" in failed
+
+
+def test_the_child_by_child_replay_passes_the_sample_and_fails_a_removed_representative(
+    sample_bundle,
+):
+    done = subprocess.run(
+        [sys.executable, str(sample_bundle / "check.py"), str(sample_bundle), "--replay"],
+        capture_output=True, text=True, timeout=900, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stdout.splitlines()[-1].endswith(" 0 failed")
+    value = json.loads((sample_bundle / "values" / "M4-011.json").read_text())
+    path = sample_bundle / value["proof"]["certificate"]["levels"][6]
+    edit_json(path, lambda d: d["representatives"].pop(0))
+    done = subprocess.run(
+        [sys.executable, str(sample_bundle / "check.py"), str(sample_bundle), "--replay"],
+        capture_output=True, text=True, timeout=900, check=False,
+    )  # fmt: skip
+    failed = " ".join(failures(done.stdout.splitlines()))
+    assert done.returncode == 1 and "FAIL M_4(11)" in failed and "(replay)" in failed
 
 
 def test_a_citation_cycle_fails(sample_bundle):
@@ -271,8 +341,9 @@ def test_verify_rejects_a_citation_cycle(tmp_path):
 
 @pytest.mark.slow
 def test_the_whole_p4_bundle(tmp_path):
-    """Every proven value of the real deck: the checker passes all but the program-proven ones
-    (no certificate until the Farkas certificates are written) and what cites them."""
+    """Every proven value of the real deck: the checker passes them all (a program-proven value
+    whose certificate the producer could not build would fail with "no certificate", and only
+    such values and what cites them may fail)."""
     store = Store(tmp_path / "p4.sqlite")
     Solver(4, store).table()
     bundle = write_bundle(store, 4, tmp_path / "p4")

@@ -16,6 +16,7 @@ import itertools
 import json
 import math
 import sys
+from array import array
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,9 @@ class Space:
         self.digits = (np.arange(n)[:, None] // self.weights[None, :]) % 3
         # x + y + z = 0 digit by digit: z = -(x + y)
         self.third = (-(self.digits[:, None, :] + self.digits[None, :, :]) % 3) @ self.weights
+        # vector sums and differences as Python lists (form reads them one entry at a time)
+        self.add = ((self.digits[:, None, :] + self.digits[None, :, :]) % 3 @ self.weights).tolist()
+        self.sub = ((self.digits[:, None, :] - self.digits[None, :, :]) % 3 @ self.weights).tolist()
         # hyperplanes {x : u.x = c}: one u per pair {u, 2u} of nonzero vectors (first nonzero 1)
         edges = []
         vertex = n
@@ -52,6 +56,9 @@ class Space:
                 vertex += 1
         self.vertices = vertex
         self.graph = igraph.Graph(n=vertex, edges=edges)
+        # incidence[x, h]: point x lies on hyperplane h (three parallel ones after another)
+        self.incidence = np.zeros((n, vertex - n), dtype=bool)
+        self.incidence[tuple(np.asarray(edges).T - [[0], [n]])] = True
         self.uncoloured = [1] * n + [2] * (vertex - n)
         # |AGL(P,3)| = 3^P |GL(P,3)|
         self.group_order = n * math.prod(n - 3**i for i in range(p))
@@ -71,33 +78,45 @@ class Space:
         automorphism of the configuration), which carries frame to frame, so the coordinates of
         the cards in their frame do not depend on the representative; and equal coordinates
         give the affine map frame -> frame that carries one configuration onto the other.
+
+        The coordinates are kept as one number per point, y_1 + 3 y_2 + 9 y_3 + ... in the
+        frame (o; v_1, v_2, ...), filled in over the vectors (points read as vectors): each new
+        basis vector v with weight s adds w + v and w + 2v with the weight of w plus s and 2s
+        for every w of the span so far. The form is the sorted coordinates of the cards, one
+        byte each while 3^P <= 256 (P <= 5), two bytes beyond.
         """
+        colour = self.uncoloured.copy()
+        for c in cards:
+            colour[c] = 0
         # igraph returns the vertices in canonical order (entry i: the vertex labelled i)
-        order = np.asarray(self.graph.canonical_permutation(sh="fl", color=self.colours(cards)))
-        points = order[order < self.size]
-        origin = int(points[0])
-        coordinate = np.full(self.size, -1, dtype=np.int64)
-        coordinate[origin] = 0
-        span = np.array([origin])
-        step = 1
-        for q in points.tolist():
-            if coordinate[q] >= 0:
+        order = self.graph.canonical_permutation(sh="fl", color=colour)
+        size, add, sub = self.size, self.add, self.sub
+        coordinate = [-1] * size
+        coordinate[0] = 0  # the zero vector
+        span = [0]
+        step, origin = 1, -1
+        for q in order:
+            if q >= size:
+                continue  # a hyperplane
+            if origin < 0:
+                origin = q
                 continue
-            # add the vector q - origin to the basis: span + t (q - origin), t = 1, 2
-            vector = (self.digits[q] - self.digits[origin]) % 3
-            codes = coordinate[span]
-            new = [span]
-            new_codes = [codes]
-            for t in (1, 2):
-                moved = (self.digits[span] + t * vector) % 3 @ self.weights
-                new.append(moved)
-                new_codes.append(codes + t * step)
-            span = np.concatenate(new)
-            coordinate[span] = np.concatenate(new_codes)
+            v = sub[q][origin]
+            if coordinate[v] >= 0:
+                continue  # q lies in the span so far
+            grown = []
+            for w in span:
+                w1 = add[w][v]
+                w2 = add[w1][v]
+                coordinate[w1] = coordinate[w] + step
+                coordinate[w2] = coordinate[w] + 2 * step
+                grown += (w1, w2)
+            span += grown
             step *= 3
-            if len(span) == self.size:
+            if len(span) == size:
                 break
-        return np.sort(coordinate[np.asarray(cards, dtype=np.int64)]).astype(np.uint32).tobytes()
+        coordinates = sorted(coordinate[sub[c][origin]] for c in cards)
+        return bytes(coordinates) if size <= 256 else array("H", coordinates).tobytes()
 
     def stabiliser_orbits(self, cards: list[int]) -> np.ndarray:
         """Each point's orbit label (its least point) under the affine maps fixing ``cards``:
@@ -129,6 +148,94 @@ class Space:
         if len(cards) < 3:
             return 0
         return int(self.completions(cards)[np.asarray(cards)].sum()) // 3
+
+    def profile(self, reps: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For configurations of k cards (the rows of ``reps``): their sets, and for each row the
+        sets each card lies on (``degree``, k columns) and the sets each card outside would
+        complete (``extra``, N columns, 0 on the row's own cards and not used there).
+
+        A set through card y is one pair of the other cards whose third point is y, so the
+        degrees are the completion counts read on the cards, and sets = sum of degrees / 3.
+        """
+        m, k = reps.shape
+        i, j = np.triu_indices(k, 1)
+        sets = np.zeros(m, dtype=np.int64)
+        degree = np.zeros((m, k), dtype=np.int64)
+        extra = np.zeros((m, self.size), dtype=np.int64)
+        for start in range(0, m, 2048):
+            block = reps[start : start + 2048]
+            rows = np.arange(len(block))[:, None]
+            thirds = self.third[block[:, i], block[:, j]] + rows * self.size
+            counts = np.bincount(thirds.ravel(), minlength=len(block) * self.size)
+            counts = counts.reshape(len(block), self.size)
+            degree[start : start + len(block)] = counts[rows, block]
+            extra[start : start + len(block)] = counts
+        sets[:] = degree.sum(axis=1) // 3
+        return sets, degree, extra
+
+
+_MIX = (np.uint64(0x7FB5D329728EA185), np.uint64(0x81DADEF4BC2DD44D))
+ZERO = np.uint64(0)
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """A fixed scrambling of 64-bit words (xor-shift-multiply), so that sums of mixed words
+    rarely coincide by accident; any fixed function would keep the invariants below sound."""
+    x = x ^ (x >> np.uint64(31))
+    x = x * _MIX[0]
+    x = x ^ (x >> np.uint64(27))
+    x = x * _MIX[1]
+    return x ^ (x >> np.uint64(33))
+
+
+def invariants(g: Space, reps: np.ndarray, degree: np.ndarray) -> tuple[list[bytes], np.ndarray]:
+    """Cheap AGL(P,3)-invariants of configurations (the rows of ``reps``; ``degree``: the sets
+    through each card): a key per row, and whether the row is seen to be rigid.
+
+    Colours are computed from the incidences of the cards with the hyperplanes and refined once
+    (as colour refinement does): a hyperplane's colour is its count of cards and the counts of
+    its parallel class; a card's, its degree and the sum of the (mixed) colours of the
+    hyperplanes through it; then a hyperplane's again from the cards on it, and a card's from
+    the hyperplanes through it. An affine map carries hyperplanes, parallel classes, sets and
+    these sums along, so an affine map taking one configuration to another takes each card to a
+    card of the same colour; the key (the set count and the sorted card colours) is therefore
+    equal on equivalent configurations: **different keys prove two configurations
+    inequivalent** (equal keys prove nothing; bliss decides those).
+
+    **A rigid row has only the identity for stabiliser**: an affine map fixing the row keeps
+    every colour, so it fixes each card whose colour no other card of the row has; where those
+    cards affinely span AG(P,3) (no hyperplane holds them all: a proper affine subspace lies in
+    a hyperplane), they contain an affine frame, and an affine map fixing a frame is the
+    identity. Sums wrap modulo 2^64; that can merge colours (weakening the test), never split
+    equal ones.
+    """
+    m, k = reps.shape
+    keys: list[bytes] = []
+    rigid = np.zeros(m, dtype=bool)
+    if k == 0:
+        return [b"" for _ in range(m)], rigid
+    classes = g.incidence.shape[1] // 3
+    for start in range(0, m, 1024):
+        block = reps[start : start + 1024]
+        b = len(block)
+        on = g.incidence[block]  # b x k x H: card i of the row lies on hyperplane h
+        size = on.sum(axis=1)  # b x H
+        kind = np.sort(size.reshape(b, classes, 3), axis=2) @ (k + 1) ** np.arange(3)
+        plane = _mix(size.astype(np.uint64) + _mix(np.repeat(kind, 3, axis=1).astype(np.uint64)))
+        card = _mix(np.where(on, plane[:, None, :], ZERO).sum(axis=2, dtype=np.uint64)
+                    + degree[start : start + b].astype(np.uint64))  # fmt: skip
+        plane = _mix(np.where(on, card[:, :, None], ZERO).sum(axis=1, dtype=np.uint64) + plane)
+        card = _mix(np.where(on, plane[:, None, :], ZERO).sum(axis=2, dtype=np.uint64) + card)
+        ordered = np.sort(card, axis=1)
+        sets = degree[start : start + b].sum(axis=1) // 3
+        keys += [
+            int(c).to_bytes(4, "little") + row.tobytes()
+            for c, row in zip(sets, ordered, strict=True)
+        ]
+        alone = (card[:, :, None] == card[:, None, :]).sum(axis=2) == 1  # b x k
+        held = (on & alone[:, :, None]).sum(axis=1).max(axis=1)  # most lone cards on one plane
+        rigid[start : start + b] = held < alone.sum(axis=1)
+    return keys, rigid
 
 
 def plain_count(digits: list[list[int]]) -> int:
@@ -212,7 +319,10 @@ def walk(properties: int) -> list[tuple[int, int]]:
     P <= 2: every subset as a bit mask, its sets counted line by line. P = 3: a subset is
     (A, B, C), its parts in the three planes x_0 = 0, 1, 2; sets(S) = sets(A) + sets(B) +
     sets(C) + #{a in A, b in B : the third point of a, b lies in C} (a line off the planes meets
-    each once), computed for all B and C at once for each A.
+    each once), computed for all B and C at once for each A. A runs over one subset per orbit of
+    AGL(2,3) only: the map (x_0, y) -> (x_0, My + b) is affine, keeps each plane and the count of
+    sets, and acts on the plane x_0 = 0 as y -> My + b, so it carries any (A, B, C) to one whose
+    A is its orbit's representative, with the same size and count.
     """
     if properties <= 2:
         n = 3**properties
@@ -241,22 +351,34 @@ def walk(properties: int) -> list[tuple[int, int]]:
         for b in range(9):
             c = int(g.third[a, 9 + b]) - 18
             partner[b, c] = a
-    by_size = [np.flatnonzero(sizes == k) for k in range(10)]
-    best = [(10**9, -1)] * 28
-    for a_mask in range(512):
-        in_a = bits[a_mask]
-        kernel = in_a[partner]  # kernel[b, c] = 1 when the a completing (b, c) lies in A
+    # the pairs (B, C) sorted by |B| + |C|, so that each size is one run of the flat order
+    size_bc = (sizes[:, None] + sizes[None, :]).ravel()
+    order = np.argsort(size_bc, kind="stable")
+    starts = np.searchsorted(size_bc[order], np.arange(19))
+    inner_bc = (inner[:, None] + inner[None, :]).ravel()[order]
+    low = np.full(28, 10**9)
+    high = np.full(28, -1)
+    # the 432 maps y -> My + b of AG(2,3) as permutations of its points; a subset's
+    # representative is its least image (as a bit mask)
+    maps = [
+        [int(((np.asarray(m).reshape(2, 2) @ plane.digits[y] + shift) % 3) @ plane.weights)
+         for y in range(9)]
+        for m in itertools.product(range(3), repeat=4)
+        if round(np.linalg.det(np.asarray(m).reshape(2, 2))) % 3
+        for shift in plane.digits
+    ]  # fmt: skip
+    least = np.full(512, 511)
+    for image in maps:
+        least = np.minimum(least, (bits[:, np.argsort(image)] @ (1 << np.arange(9))).astype(int))
+    for a_mask in np.unique(least).tolist():
+        kernel = bits[a_mask][partner]  # kernel[b, c] = 1 when the a completing (b, c) lies in A
         pairs = bits @ kernel  # pairs[B, c]: pairs (a, b) of A x B with third 18 + c
-        cross = pairs @ bits.T  # cross[B, C]
-        total = cross + (inner[a_mask] + inner[:, None] + inner[None, :])
-        for j, columns in enumerate(by_size):
-            block = total[:, columns]
-            high, low = block.max(axis=1), block.min(axis=1)
-            for i, rows in enumerate(by_size):
-                k = int(sizes[a_mask]) + i + j
-                lo, hi = best[k]
-                best[k] = (min(lo, int(low[rows].min())), max(hi, int(high[rows].max())))
-    return best
+        cross = (pairs @ bits.T).ravel()[order]  # cross[B, C], in the sorted order
+        total = cross.astype(np.int64) + inner_bc + inner[a_mask]
+        a = int(sizes[a_mask])
+        low[a : a + 19] = np.minimum(low[a : a + 19], np.minimum.reduceat(total, starts))
+        high[a : a + 19] = np.maximum(high[a : a + 19], np.maximum.reduceat(total, starts))
+    return [(int(lo), int(hi)) for lo, hi in zip(low, high, strict=True)]
 
 
 # -- the checks -----------------------------------------------------------------------------------
@@ -280,7 +402,7 @@ class Bundle:
             self.values[key] = data
             self.files[key] = entry["file"]
         self.results: dict[tuple[int, int, str], list[str]] = {}
-        self.closures: dict[tuple[str, str, str, int], list[str]] = {}
+        self.censuses: dict[tuple[int, str], list[tuple[bytes, int]]] = {}
         self.walks: dict[int, list[tuple[int, int]]] = {}
         self.levels: dict[str, list[list[int]]] = {}
 
@@ -289,6 +411,14 @@ class Bundle:
             data = json.loads((self.root / path).read_text())
             self.levels[path] = [list(map(int, r)) for r in data["representatives"]]
         return self.levels[path]
+
+    def census(self, p: int, path: str, reps: np.ndarray, degree: np.ndarray, run: Runner
+               ) -> list[tuple[bytes, int]]:  # fmt: skip
+        """The canonical form and stabiliser order of each representative of a level file (once
+        per file: searches of several values may share a level)."""
+        if (p, path) not in self.censuses:
+            self.censuses[p, path] = run.census(p, reps, degree)
+        return self.censuses[p, path]
 
 
 def name(key: tuple[int, int, str]) -> str:
@@ -358,7 +488,30 @@ def _closure(p: int, sense: str, threshold: int, parents: list[list[int]], forms
 
 def check_search(bundle: Bundle, value: dict[str, Any], certificate: dict[str, Any],
                  run: Runner) -> list[str]:  # fmt: skip
-    """Replay closure level by level; then the level-n classes bound the value."""
+    """Every n-card configuration passing T_n is equivalent to a level-n representative (or, for
+    a refutation, none passes); then the level-n classes bound the value.
+
+    Write P_k for the k-card configurations passing T_k and O_k for the union of the orbits of
+    the level-k representatives L_k (L_0: the empty configuration, if it passes T_0). The
+    checker sees that each representative has k cards and passes T_k, and that no two are
+    equivalent (their canonical forms differ), so O_k lies in P_k and is |L_k| disjoint orbits.
+    Then O_k = P_k by induction on k, counting the pairs (S, C) of S in P_k, C in P_(k+1),
+    S inside C, two ways (with O_k = P_k):
+
+      by S:  sum over S in L_k of |orbit(S)| e(S),  e(S) = #{x : S + x passes T_(k+1)};
+      by C:  sum over C in P_(k+1) of d(C),         d(C) = #{y in C : C - y passes T_k}.
+
+    The second total over O_(k+1) is the sum over R in L_(k+1) of |orbit(R)| d(R); what is left,
+    over P_(k+1) outside O_(k+1), has every term >= 1, because the thresholds are derived so that
+    every C passing T_(k+1) has a card whose deletion passes T_k (a card of least degree for
+    max, of greatest degree for min: ``thresholds``). So the two totals agree exactly when
+    O_(k+1) = P_(k+1), i.e. when every child of every level-k representative that passes
+    T_(k+1) is equivalent to a level-(k+1) representative (closure), and the children are
+    never labelled canonically: one form and one stabiliser per representative. |orbit(S)| =
+    |AGL(P,3)| / |Aut(S)| (bliss on the incidence graph). On a level that prunes nothing this
+    is the orbit-stabiliser total, sum |orbit| = C(N, k). With ``run.replay`` the checker
+    also replays closure child by child (one canonical form per child and stabiliser orbit).
+    """
     p, n, v, sense = value["properties"], value["cards"], value["value"], value["sense"]
     g = space(p)
     threshold = int(certificate["threshold"])
@@ -372,32 +525,50 @@ def check_search(bundle: Bundle, value: dict[str, Any], certificate: dict[str, A
     last = len(levels) - 1
     if last < n and levels[last]:
         return [f"the levels stop at {last} < {n} with classes left"]
+    t.append(t[-1])  # T_(n+1): not used (no level n + 1), keeps the indices below in range
+    sets, by_parent, by_child = [], [], []
+    for k in range(last + 1):
+        if any(len(rep) != k or len(set(rep)) != k for rep in levels[k]):
+            return [f"level {k} holds a representative that is not {k} cards"]
+        reps = np.asarray(levels[k], dtype=np.int64).reshape(len(levels[k]), k)
+        if reps.size and not (reps.min() >= 0 and reps.max() < g.size):
+            return [f"level {k} holds a card outside the deck"]
+        count, degree, extra = g.profile(reps)
+        if not all(passes(sense, int(c), t[k]) for c in count):
+            return [f"a level-{k} representative fails T_{k} = {t[k]}"]
+        census = (bundle.census(p, paths[k - 1], reps, degree, run) if k
+                  else [(b"", g.group_order)] * len(reps))  # fmt: skip
+        if len({key for key, _ in census}) != len(census):
+            return [f"level {k} holds two equivalent representatives"]
+        orbit = [g.group_order // order for _, order in census]
+        outside = np.ones(extra.shape, dtype=bool)
+        outside[np.arange(len(reps))[:, None], reps] = False
+        if sense == "max":
+            children = ((count[:, None] + extra >= t[k + 1]) & outside).sum(axis=1)
+            parents = (count[:, None] - degree >= t[k - 1]).sum(axis=1) if k else count
+        else:
+            children = ((count[:, None] + extra <= t[k + 1]) & outside).sum(axis=1)
+            parents = (count[:, None] - degree <= t[k - 1]).sum(axis=1) if k else count
+        by_parent.append(sum(o * int(e) for o, e in zip(orbit, children.tolist(), strict=True)))
+        by_child.append(sum(o * int(d) for o, d in zip(orbit, parents.tolist(), strict=True)))
+        sets.append(count)
     errors = []
-    for k in range(1, last + 1):
-        for rep in levels[k]:
-            if len(set(rep)) != k or not all(0 <= c < g.size for c in rep):
-                return [f"level {k} holds a representative that is not {k} cards"]
-            if not passes(sense, g.sets(rep), t[k]):
-                return [f"a level-{k} representative fails T_{k} = {t[k]}"]
     for k in range(last):
-        key = (paths[k - 1] if k else str(len(levels[0])), paths[k], sense, t[k + 1])
-        if key not in bundle.closures:
+        if by_parent[k] != by_child[k + 1]:
+            missing = "a class is missing" if by_parent[k] > by_child[k + 1] else "too many"
+            errors.append(
+                f"level {k} -> {k + 1}: the level-{k} classes have {by_parent[k]} children "
+                f"passing T_{k + 1} = {t[k + 1]} (counted over their orbits), the level-{k + 1} "
+                f"classes account for {by_child[k + 1]}: {missing}"
+            )
+        if run.replay:
             forms = set(run.forms(p, levels[k + 1]))
-            if len(forms) != len(levels[k + 1]):
-                bundle.closures[key] = [f"level {k + 1} holds two equivalent representatives"]
-            else:
-                bundle.closures[key] = run.closure(p, sense, t[k + 1], levels[k], forms)
-        errors += [f"level {k} -> {k + 1}: {e}" for e in bundle.closures[key]]
-    for k in range(1, last + 1):  # orbit-stabiliser on the levels that keep everything
-        unpruned = t[k] <= 0 if sense == "max" else t[k] >= k * (k - 1) // 6
-        if unpruned:
-            total = sum(g.group_order // g.stabiliser_order(rep) for rep in levels[k])
-            if total != math.comb(g.size, k):
-                errors.append(f"level {k}: orbit sizes sum to {total}, not C({g.size},{k})")
+            errors += [f"level {k} -> {k + 1} (replay): {e}"
+                       for e in run.closure(p, sense, t[k + 1], levels[k], forms)]  # fmt: skip
     if errors:
         return errors
     # Every n-card configuration passing T_n is equivalent to a level-n representative.
-    counts = [g.sets(rep) for rep in levels[n]] if last == n else []
+    counts = sets[n].tolist() if last == n else []
     if sense == "max":
         optimum = max([threshold - 1, *counts])
         return [] if optimum <= v else [f"the search bounds M by {optimum}, not {v}"]
@@ -494,24 +665,34 @@ def check_value(bundle: Bundle, key: tuple[int, int, str], run: Runner,
 # -- parallel work --------------------------------------------------------------------------------
 
 
-def _forms(p: int, reps: list[list[int]]) -> list[bytes]:
-    g = space(p)
-    return [g.form(rep) for rep in reps]
+def _invariants_chunk(args: tuple[int, np.ndarray, np.ndarray]) -> tuple[list[bytes], np.ndarray]:
+    p, reps, degree = args
+    return invariants(space(p), reps, degree)
+
+
+def _bliss_chunk(args: tuple[int, list[tuple[list[int], bool, bool]]]) -> list[tuple[bytes, int]]:
+    """Canonical forms (or b"") and stabiliser orders (or 1) where asked for."""
+    g = space(args[0])
+    return [(g.form(rep) if form else b"", g.stabiliser_order(rep) if order else 1)
+            for rep, form, order in args[1]]  # fmt: skip
+
+
+def _forms_chunk(args: tuple[int, list[list[int]]]) -> list[bytes]:
+    g = space(args[0])
+    return [g.form(rep) for rep in args[1]]
 
 
 def _closure_chunk(args: tuple[int, str, int, list[list[int]], set[bytes]]) -> list[str]:
     return _closure(*args)
 
 
-def _forms_chunk(args: tuple[int, list[list[int]]]) -> list[bytes]:
-    return _forms(*args)
-
-
 class Runner:
-    """Closure checks and canonical forms, over a pool of processes for big levels."""
+    """Canonical forms and stabilisers of representatives (and, with ``replay``, the closure
+    replay child by child), over a pool of processes for big levels."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, replay: bool = False) -> None:
         self.workers = workers
+        self.replay = replay
         self.pool = None
         if workers > 1:
             from concurrent.futures import ProcessPoolExecutor
@@ -522,11 +703,45 @@ class Runner:
         size = max(1, math.ceil(len(items) / (4 * self.workers)))
         return [items[i : i + size] for i in range(0, len(items), size)]
 
+    def _map(self, function: Callable[[Any], list[Any]], chunks: list[Any]) -> list[Any]:
+        if self.pool is None or len(chunks) < 2:
+            return [function(chunk) for chunk in chunks]
+        return list(self.pool.map(function, chunks))
+
+    def census(self, p: int, reps: np.ndarray, degree: np.ndarray) -> list[tuple[bytes, int]]:
+        """A key and the stabiliser order of each representative: two keys are equal exactly
+        when the representatives are equivalent.
+
+        The key is the cheap invariant of :func:`invariants`, followed by bliss's canonical
+        form only where another representative of the level has the same invariant (different
+        invariants already prove inequivalence, equal forms decide the rest); the stabiliser
+        order is 1 for a row :func:`invariants` sees to be rigid, bliss's count otherwise.
+        """
+        size = max(256, math.ceil(len(reps) / (4 * self.workers)))
+        parts = [(p, reps[i : i + size], degree[i : i + size]) for i in range(0, len(reps), size)]
+        keys: list[bytes] = []
+        rigid: list[bool] = []
+        for part_keys, part_rigid in self._map(_invariants_chunk, parts):
+            keys += part_keys
+            rigid += part_rigid.tolist()
+        seen: dict[bytes, int] = {}
+        for key in keys:
+            seen[key] = seen.get(key, 0) + 1
+        asks = [(i, seen[key] > 1, not rigid[i]) for i, key in enumerate(keys)]
+        asks = [a for a in asks if a[1] or a[2]]
+        jobs = [(p, [(reps[i].tolist(), form, order) for i, form, order in asks[j : j + 64]])
+                for j in range(0, len(asks), 64)]  # fmt: skip
+        orders = [1] * len(keys)
+        for (i, _, _), (form, order) in zip(asks, (r for out in self._map(_bliss_chunk, jobs)
+                                                 for r in out), strict=True):  # fmt: skip
+            keys[i] += form
+            orders[i] = order
+        return list(zip(keys, orders, strict=True))
+
     def forms(self, p: int, reps: list[list[int]]) -> list[bytes]:
-        if self.pool is None or len(reps) < 64:
-            return _forms(p, reps)
-        chunks = [(p, part) for part in self._split(reps)]
-        return [f for out in self.pool.map(_forms_chunk, chunks) for f in out]
+        return [f for out in self._map(_forms_chunk, [(p, reps[i : i + 64])
+                                                       for i in range(0, len(reps), 64)])
+                for f in out]  # fmt: skip
 
     def closure(self, p: int, sense: str, threshold: int, parents: list[list[int]],
                 forms: set[bytes]) -> list[str]:  # fmt: skip
@@ -542,7 +757,7 @@ class Runner:
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
-        print("usage: python check.py DIR [--workers K]")
+        print("usage: python check.py DIR [--workers K] [--replay]")
         return 0 if argv else 2
     root = Path(argv[0])
     workers = int(argv[argv.index("--workers") + 1]) if "--workers" in argv else 2
@@ -551,7 +766,7 @@ def main(argv: list[str]) -> int:
     except (OSError, ValueError, KeyError) as error:
         print(f"error: {error}")
         return 2
-    run = Runner(workers)
+    run = Runner(workers, replay="--replay" in argv)
     passed = failed = 0
     try:
         for key in sorted(bundle.values, key=lambda k: (k[0], k[2], k[1])):
