@@ -30,6 +30,7 @@ __all__ = [
     "remove_card",
     "sets_of_board",
     "sets_of_completions",
+    "split_deck",
 ]
 
 
@@ -239,3 +240,26 @@ def close_gaps(table, size):  # pragma: no cover - compiled
             kept += 1
     return kept
 
+
+
+@nb.njit(cache=True)
+def split_deck(members, n_deck):  # pragma: no cover - compiled
+    """The indicator of ``members`` among the ``n_deck`` cards, and the other cards in order
+    (the local searches' state: a swap moves one card from each side to the other).
+
+    Examples
+    --------
+    >>> inside, outside = split_deck(np.array([4, 0]), 6)
+    >>> inside.astype(int).tolist(), outside.tolist()
+    ([1, 0, 0, 0, 1, 0], [1, 2, 3, 5])
+    """
+    inside = np.zeros(n_deck, dtype=np.bool_)
+    for x in members:
+        inside[x] = True
+    outside = np.empty(n_deck - members.shape[0], dtype=np.int64)
+    k = 0
+    for z in range(n_deck):
+        if not inside[z]:
+            outside[k] = z
+            k += 1
+    return inside, outside

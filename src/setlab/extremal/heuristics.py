@@ -20,7 +20,7 @@ from setlab.errors import SetlabError
 from setlab.extremal.identities import degree_bound
 from setlab.find import count_sets
 from setlab.geometry import third_card_table
-from setlab.kernels import add_card, pair_completions, remove_card, sets_of_completions
+from setlab.kernels import add_card, pair_completions, remove_card, sets_of_completions, split_deck
 from setlab.store import PROBLEMS, Sense, Store
 
 __all__ = [
@@ -171,16 +171,8 @@ def _anneal(third, start, iterations, t_start, t_end, sign):  # pragma: no cover
     """
     n_deck = third.shape[0]
     n = start.shape[0]
-    inside = np.zeros(n_deck, dtype=np.bool_)
     members = start.copy()
-    for x in members:
-        inside[x] = True
-    outside = np.empty(n_deck - n, dtype=np.int64)
-    k = 0
-    for z in range(n_deck):
-        if not inside[z]:
-            outside[k] = z
-            k += 1
+    inside, outside = split_deck(members, n_deck)
     completes = pair_completions(members, third)
     sets = sets_of_completions(members, completes)
     best = sets

@@ -21,6 +21,7 @@ import numpy as np
 from setlab.cards import deck_size
 from setlab.errors import SetlabError
 from setlab.extremal.search import generate_levels
+from setlab.kernels import split_deck
 from setlab.store import Store
 from setlab.variants import count_structures
 from setlab.variants.structures import MAX_TABLE_PROPERTIES, sum_table
@@ -178,16 +179,8 @@ def _anneal(plus, start, iterations, t_start, t_end, seed):  # pragma: no cover 
     np.random.seed(seed)
     n_deck = plus.shape[0]
     n = start.shape[0]
-    inside = np.zeros(n_deck, dtype=np.bool_)
     members = start.copy()
-    for x in members:
-        inside[x] = True
-    outside = np.empty(n_deck - n, dtype=np.int64)
-    k = 0
-    for z in range(n_deck):
-        if not inside[z]:
-            outside[k] = z
-            k += 1
+    inside, outside = split_deck(members, n_deck)
     pairs = np.zeros(n_deck, dtype=np.int64)
     count = 0
     for i in range(n):
