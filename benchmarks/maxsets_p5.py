@@ -1,0 +1,73 @@
+"""AG(5,3), where it stands: the whole P = 5 table, what it proves, the gap left, the bundle check.
+
+Prints, in one run from a fresh store (or ``--store``): the time of the P = 4 table (the baseline:
+the P = 5 slice programs need it), the time of the P = 5 table (every M(n) and m(n), n = 0..243),
+how many maxima and minima are proven, the open values with both bounds and the sum of their
+gaps, the time to write the P = 5 proof bundle and to check it with its standalone checker in a
+child process, and peak memory. The last line is the ratio P = 5 table / P = 4 table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from setlab.bundle import write_bundle
+from setlab.extremal.maxsets import Solver
+from setlab.store import Store
+
+
+def timed(function, *args, **kwargs):
+    started = time.perf_counter()
+    value = function(*args, **kwargs)
+    return value, time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "--store", default=None, help="a store to use (and keep) instead of a fresh one"
+    )
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(args.store or Path(tmp) / "p5.sqlite")
+        _, p4_seconds = timed(Solver(4, store).table)
+        print(f"P = 4 table (baseline): {p4_seconds:.1f} s")
+        rows, p5_seconds = timed(Solver(5, store).table)
+        maxima = sum(row["max_proven"] for row in rows)
+        minima = sum(row["min_proven"] for row in rows)
+        print(
+            f"P = 5 table: {p5_seconds:.1f} s; proven {maxima} of 244 maxima, "
+            f"{minima} of 244 minima"
+        )
+        gaps = [
+            (row["cards"], row["max"], row["max_bound"]) for row in rows if not row["max_proven"]
+        ]
+        for n, low, high in gaps:
+            print(f"  {low} <= M({n}) <= {high}")
+        print(f"open maxima: {len(gaps)}, gap sum {sum(high - low for _, low, high in gaps)}")
+        summary, write_seconds = timed(write_bundle, store, 5, Path(tmp) / "bundle5")
+        store.close()
+        print(
+            f"P = 5 bundle: {summary.values} values, {summary.bytes / 1e6:.1f} MB, "
+            f"written in {write_seconds:.1f} s"
+        )
+        check = [sys.executable, str(summary.directory / "check.py"), str(summary.directory)]
+        done, check_seconds = timed(subprocess.run, check, capture_output=True, text=True)
+        verdict = (done.stdout.strip().splitlines() or ["(no output)"])[-1]
+        print(f"P = 5 bundle checked in {check_seconds:.1f} s: {verdict}")
+    peak = max(
+        resource.getrusage(who).ru_maxrss
+        for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
+    print(f"peak memory (largest process): {peak / 1024:.0f} MiB")
+    print(f"P = 5 table / P = 4 table: {p5_seconds / p4_seconds:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
