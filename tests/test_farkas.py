@@ -128,6 +128,36 @@ def test_a_branching_certificate_where_only_the_integer_program_is_infeasible():
                                 CITED4) != []  # fmt: skip
 
 
+def test_a_deep_branching_tree_is_checked_to_its_last_leaf():
+    # A Farkas tree valid on a box is valid on every box inside it, so the real certificate
+    # of M(49) <= 265 may hang below any chain of branches: branch on a variable at each of its
+    # values in turn (x <= lo: the certificate; x >= lo + 1: go on), over five variables, about
+    # 200 levels deep (M(122) of AG(5,3) needs 83; the checker once stopped at 64).
+    known = dict(enumerate(TABLE3))
+    certificate = farkas_certificate(4, 49, "max", 265, known, nodes=400)
+    box, _ = checker.program(4, 49, 266, checker._degree_bound(4, 49), known, {})
+    widest = sorted(box, key=lambda v: box[v][1] - box[v][0])[-5:]
+
+    def padded(last: dict) -> dict:
+        root: dict = {}
+        node = root
+        for v in widest:
+            for k in range(*box[v]):
+                node.update(kind="branch", variable=v, at=k, low=certificate, high={})
+                node = node["high"]
+        node.update(last)
+        return {**root, "cites": certificate["cites"]}
+
+    deep = padded(certificate)
+    depth, node = 0, deep
+    while node["kind"] == "branch" and node["variable"] in widest:
+        depth, node = depth + 1, node["high"]
+    assert depth > 150
+    assert checker.check_farkas(4, 49, "max", 265, deep, CITED4) == []
+    broken = padded({"kind": "farkas", "multipliers": {}})
+    assert checker.check_farkas(4, 49, "max", 265, broken, CITED4) != []
+
+
 def _scaled(certificate: dict, factor: Fraction) -> dict:
     out = json.loads(json.dumps(certificate))
     name = sorted(out["multipliers"])[0]

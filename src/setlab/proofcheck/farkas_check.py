@@ -148,21 +148,31 @@ def _leaf(bounds: dict, rows: dict, multipliers: dict) -> list[str]:
     return errors
 
 
-def _tree(bounds: dict, rows: dict, node: dict, depth: int = 0) -> list[str]:
-    kind = node.get("kind")
-    if kind == "farkas":
-        return _leaf(bounds, rows, node.get("multipliers", {}))
-    if kind == "branch" and depth >= 64:
-        return ["a branching tree deeper than 64"]
-    if kind == "branch":
-        v, k = node["variable"], int(node["at"])
-        if v not in bounds:
-            return [f"branch on unknown variable {v}"]
-        lo, hi = bounds[v]
-        left = _tree({**bounds, v: (lo, min(hi, k))}, rows, node["low"], depth + 1)
-        right = _tree({**bounds, v: (max(lo, k + 1), hi)}, rows, node["high"], depth + 1)
-        return left + right
-    return [f"unknown certificate node {kind!r}"]
+def _tree(bounds: dict, rows: dict, root: dict) -> list[str]:
+    """Check every leaf of a branching certificate under the bounds its branches impose.
+
+    A branch on x at k splits the box into x <= k and x >= k + 1 (x is an integer), so if
+    every leaf's box is refuted, so is the root's. The walk keeps its own stack: a tree may be
+    deeper than Python's recursion allows.
+    """
+    errors: list[str] = []
+    stack = [(bounds, root)]
+    while stack:
+        box, node = stack.pop()
+        kind = node.get("kind")
+        if kind == "farkas":
+            errors += _leaf(box, rows, node.get("multipliers", {}))
+        elif kind == "branch":
+            v, k = node["variable"], int(node["at"])
+            if v not in box:
+                errors.append(f"branch on unknown variable {v}")
+                continue
+            lo, hi = box[v]
+            stack.append(({**box, v: (max(lo, k + 1), hi)}, node["high"]))
+            stack.append(({**box, v: (lo, min(hi, k))}, node["low"]))
+        else:
+            errors.append(f"unknown certificate node {kind!r}")
+    return errors
 
 
 def check_farkas(
