@@ -14,18 +14,12 @@ import resource
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+from maxsets import timed  # benchmarks/maxsets.py, beside this script
 from setlab.bundle import write_bundle
 from setlab.extremal.maxsets import Solver
 from setlab.store import Store
-
-
-def timed(function, *args, **kwargs):
-    started = time.perf_counter()
-    value = function(*args, **kwargs)
-    return value, time.perf_counter() - started
 
 
 def main() -> None:

@@ -224,7 +224,9 @@ def read_variant_board(args: argparse.Namespace) -> tuple[Variant, int, list[int
         board.append(card)
     size = kind.size(values)
     if len(board) < size:
-        raise SetlabError(f"{len(board)} cards: a {kind.title} board needs at least {size}")
+        article = "an" if kind.title[0] in "AEIOU" else "a"
+        cards = f"{len(board)} card" + ("" if len(board) == 1 else "s")
+        raise SetlabError(f"{cards}: {article} {kind.title} board needs at least {size}")
     return kind, values, board
 
 
