@@ -213,25 +213,25 @@ def test_a_finished_largest_cap_search_leaves_no_checkpoints_an_interrupted_one_
     import sqlite3
     import sys
 
-    generate_module = sys.modules["setlab.extremal.caps.generate"]  # the package names a function
+    search_module = sys.modules["setlab.extremal.search"]  # grow_levels runs each level here
 
     def rows(store):
         with sqlite3.connect(store.path) as db:
             return db.execute("SELECT job FROM checkpoints").fetchall()
 
     store = Store(tmp_path / "s.sqlite")
-    real = generate_module.run_level
+    real = search_module.run_level
 
     def interrupted(job, *args, **kwargs):
         if job.startswith("caps-generate-P3") and job.endswith("level3"):
             raise KeyboardInterrupt  # Ctrl-C in the fourth level of AG(3,3)
         return real(job, *args, **kwargs)
 
-    monkeypatch.setattr(generate_module, "run_level", interrupted)
+    monkeypatch.setattr(search_module, "run_level", interrupted)
     with pytest.raises(KeyboardInterrupt):
         caps.largest_cap(3, store=store, start=[0])
     assert len(rows(store)) == 3  # three finished levels kept: a rerun resumes from them
-    monkeypatch.setattr(generate_module, "run_level", real)
+    monkeypatch.setattr(search_module, "run_level", real)
     result = caps.largest_cap(3, store=store, start=[0])
     assert result.size == 9 and result.proven
     assert rows(store) == []
@@ -437,3 +437,19 @@ def test_cli_rejects_bad_input(capsys):
     for argv in (["caps", "-p", "6", "--values", "4"], ["caps", "probability", "--cards", "82"]):
         code, out, err = run(capsys, *argv)
         assert code == 2 and out == "" and err.startswith("error:") and err.count("\n") == 1
+
+
+def test_a_generation_out_of_time_keeps_whole_levels_and_no_checkpoints(tmp_path):
+    """A deadline ends the generation unfinished, before a level or inside one of its tasks; the
+    levels it reports are whole (a prefix of an unhurried run's) and, not being resumable, it
+    checkpoints nothing."""
+    store = Store(tmp_path / "s.sqlite")
+    at_once = caps.generate(3, store=store, workers=1, time_limit=0.0)
+    assert not at_once.finished and at_once.levels == [] and at_once.largest == []
+    unhurried = caps.generate(4, workers=1, max_classes=100)
+    hurried = caps.generate(4, store=store, workers=1, time_limit=0.3)
+    assert not hurried.finished and hurried.jobs == ()
+    assert hurried.levels == unhurried.levels[: len(hurried.levels)]
+    assert len(hurried.largest) == len(hurried.levels)  # a cap of the first level not extended
+    for k in range(12):
+        assert store.finished_tasks(f"caps-generate-P4-V3-targetNone/level{k}") == {}

@@ -7,21 +7,23 @@ canonical form (:func:`~setlab.symmetry.canonical_form`, a complete invariant re
 canonical labelling). A configuration passing T_k has a card whose deletion leaves one passing
 T_{k-1} (see :func:`level_thresholds`), so no orbit passing T_n is ever missed. The max and min
 searches (:func:`search`) and the cap classes of :mod:`setlab.extremal.nearcaps` (threshold 0
-for min: no set at all) all run the one level loop :func:`generate_levels`; its step
-:func:`run_level` (a level's parents in named, checkpointed tasks) is shared with the canonical
-augmentation of :func:`setlab.extremal.caps.generate`.
+for min: no set at all) keep children by this rule (:class:`CertificateRule`); the caps of the
+V-valued decks (:func:`setlab.extremal.caps.generate`) keep them by canonical augmentation. Both
+rules run in the one level loop :func:`grow_levels`, whose step :func:`run_level` sends a level's
+parents out in named, checkpointed tasks.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -35,10 +37,14 @@ from setlab.store import Sense, Store
 from setlab.symmetry import canonical_form, point_orbits, stabiliser_order
 
 __all__ = [
+    "CertificateRule",
     "Level",
+    "LevelRule",
+    "LevelTasks",
     "SearchResult",
     "extend_classes",
     "generate_levels",
+    "grow_levels",
     "job_name",
     "level_thresholds",
     "merge_classes",
@@ -297,6 +303,157 @@ def run_level(
     return [payloads[key] for key in tasks]  # in the order of the level
 
 
+@dataclass(frozen=True)
+class LevelTasks:
+    """How one level goes out: ``extend(*arguments, parents)`` on runs of ``size`` parents,
+    checkpointed under ``job``, on ``workers`` processes (or ``executor``), with a progress
+    label and a postfix (see :func:`run_level`)."""
+
+    job: str
+    extend: Callable[..., dict[str, Any]]
+    arguments: tuple[Any, ...]
+    size: int
+    workers: int | None = None
+    executor: Executor | None = None
+    description: str = ""
+    summary: Callable[[dict[str, Any]], str] | None = None
+
+
+class LevelRule(Protocol):
+    """The two choices that make a level-by-level generator (McKay 1998): how a level extends
+    (:meth:`tasks`, whose task function tries one card per orbit of each parent's stabiliser)
+    and which children it keeps (:meth:`children`: one per class, passing the level's test)."""
+
+    def stop(self, k: int, level: list[Any]) -> bool:
+        """True to end the generation before extending level ``k`` (a budget is spent)."""
+        ...
+
+    def tasks(self, k: int, level: list[Any]) -> LevelTasks:
+        """How level ``k`` (its classes in ``level``) goes out as tasks."""
+        ...
+
+    def children(self, k: int, payloads: list[dict[str, Any]]) -> tuple[list[Any], Any]:
+        """Level ``k`` built from the tasks' payloads (in level order): its classes, and what the
+        generator yields for it (None: nothing, the level is abandoned)."""
+        ...
+
+
+def grow_levels(
+    rule: LevelRule,
+    level: list[Any],
+    first: int = 0,
+    last: int | None = None,
+    *,
+    store: Store | None = None,
+    scheduler: str | None = None,
+) -> Iterator[Any]:
+    """The one level loop: from ``level`` (level ``first``) build levels first + 1, ... by
+    ``rule``, yielding what the rule makes of each, until level ``last``, an empty level, or the
+    rule's :meth:`~LevelRule.stop`.
+
+    Every isomorph-free generation of setlab runs here: the max and min searches and the cap
+    classes (:func:`generate_levels`, one child per canonical form) and the caps of the V-valued
+    decks (:func:`setlab.extremal.caps.generate`, canonical augmentation). Each level runs
+    through :func:`run_level`, so its tasks are named by what they extend and checkpointed in
+    ``store``, locally or on the Dask cluster at ``scheduler``.
+
+    Examples
+    --------
+    The certificate rule of :func:`generate_levels` on AG(2,3), caps only (threshold 0 for min):
+
+    >>> rule = CertificateRule(2, "min", [0] * 6, workers=1)
+    >>> [len(built.classes) for built in grow_levels(rule, [[[], 0]], last=5)]
+    [1, 1, 1, 1, 0]
+    """
+    for k in itertools.count(first):
+        # Invariant: ``level`` holds one representative of each class the rule keeps at level
+        # k, so extending each by every card (one per orbit of its stabiliser) reaches every
+        # class of level k + 1 that the rule keeps.
+        if (last is not None and k >= last) or rule.stop(k, level):
+            return
+        plan = rule.tasks(k, level)
+        payloads = run_level(
+            plan.job,
+            level,
+            plan.extend,
+            plan.arguments,
+            plan.size,
+            store=store,
+            workers=plan.workers,
+            executor=plan.executor,
+            scheduler=scheduler,
+            description=plan.description,
+            summary=plan.summary,
+        )
+        level, built = rule.children(k + 1, payloads)
+        if built is not None:
+            yield built
+        if not level:
+            return
+
+
+class CertificateRule:
+    """The searches' rule: level k keeps the children passing T_k, one per canonical form.
+
+    Children come from :func:`extend_classes`; across tasks the first child of each form met
+    in level order is kept (:func:`merge_classes`), and the level is then ordered by form
+    (``order="certificate"``) or left as found (``"found"``). Checkpoint jobs are
+    :func:`job_name`, which names a level by its thresholds alone. Yields a :class:`Level`.
+
+    Examples
+    --------
+    >>> rule = CertificateRule(3, "max", [0, 0, 0, 1], workers=1)
+    >>> rule.tasks(2, [[[0, 1], 0]]).arguments  # level 3 keeps what has >= 1 set
+    (3, 'max', 1)
+    """
+
+    def __init__(
+        self,
+        properties: int,
+        sense: Sense,
+        thresholds: Sequence[int],
+        *,
+        order: Literal["certificate", "found"] = "certificate",
+        workers: int | None = None,
+        description: str = "",
+    ) -> None:
+        self.properties, self.sense, self.thresholds = properties, sense, list(thresholds)
+        self.order, self.workers = order, workers
+        self.description = description or f"{sense} P={properties}"
+
+    def stop(self, k: int, level: list[Any]) -> bool:
+        return False  # no budget: the thresholds alone decide
+
+    def tasks(self, k: int, level: list[Any]) -> LevelTasks:
+        # Work split: parents in about _CHUNKS_PER_LEVEL contiguous runs (see run_level), a
+        # pool only when the level is big enough to pay for one.
+        work = len(level) * (deck_size(self.properties) - k)
+        return LevelTasks(
+            job_name(self.properties, self.sense, self.thresholds, k + 1),
+            extend_classes,  # looked up at run time (tests stand in a failing one)
+            (self.properties, self.sense, self.thresholds[k + 1]),
+            min(500, max(1, math.ceil(len(level) / _CHUNKS_PER_LEVEL))),
+            workers=1 if work < _SERIAL_WORK else (self.workers or default_workers()),
+            description=f"{self.description} level {k + 1}",
+            summary=lambda done: f"{sum(len(p['classes']) for p in done.values())} children kept",
+        )
+
+    def children(self, k: int, payloads: list[dict[str, Any]]) -> tuple[list[Any], Level]:
+        # Isomorph rejection across tasks: one child per canonical form, the first in level order.
+        merged = merge_classes(item for payload in payloads for item in payload["classes"])
+        if self.order == "certificate":
+            merged.sort(key=lambda item: (item[0], item[1]))
+        level = [[item[1], item[2]] for item in merged]
+        return level, Level(
+            k,
+            level,
+            sum(p["children"] for p in payloads),
+            sum(p["certificate_calls"] for p in payloads),
+            sum(p["automorphism_calls"] for p in payloads),
+            _hash(sorted(item[0] for item in merged)),
+        )
+
+
 def generate_levels(
     properties: int,
     sense: Sense,
@@ -310,7 +467,8 @@ def generate_levels(
     description: str = "",
     scheduler: str | None = None,
 ) -> Iterator[Level]:
-    """The one isomorph-free generator: levels first + 1, ..., n of classes passing T_k.
+    """Levels first + 1, ..., n of the classes passing T_k: :func:`grow_levels` by the
+    :class:`CertificateRule`.
 
     Level ``first`` is ``start`` (``[cards, sets]`` per class; default: the empty configuration
     at level 0); ``thresholds[k]`` (T_k, kept when >= for max, <= for min) decides what level k
@@ -329,49 +487,18 @@ def generate_levels(
     >>> [len(level.classes) for level in generate_levels(2, "min", [0] * 6, workers=1)]
     [1, 1, 1, 1, 0]
     """
-    n = deck_size(properties)
-    last = len(thresholds) - 1
     if store is not None and (start is not None or order != "certificate"):
         raise SetlabError("checkpoints name levels by thresholds: start at level 0, by certificate")
     if start is None:  # level 0: the empty configuration, no sets, if it passes T_0
         first, level = 0, ([[[], 0]] if _passes(sense, 0, thresholds[0]) else [])
     else:
         level = [[list(cards), sets] for cards, sets in start]
-    for k in range(first + 1, last + 1):
-        # Invariant: ``level`` holds one representative of each class of (k-1)-card
-        # configurations passing T_{k-1}, so extending each by every card (one per orbit of its
-        # stabiliser) reaches every class of k-card configurations passing T_k.
-        # Work split: parents in contiguous runs (see run_level), a pool only when the level
-        # is big enough.
-        work = len(level) * (n - k + 1)
-        pool = 1 if work < _SERIAL_WORK else (workers or default_workers())
-        payloads = run_level(
-            job_name(properties, sense, list(thresholds), k),
-            level,
-            extend_classes,  # looked up at run time (tests stand in a failing one)
-            (properties, sense, thresholds[k]),
-            min(500, max(1, math.ceil(len(level) / _CHUNKS_PER_LEVEL))),
-            store=store,
-            workers=pool,
-            scheduler=scheduler,
-            description=f"{description or f'{sense} P={properties}'} level {k}",
-            summary=lambda done: f"{sum(len(p['classes']) for p in done.values())} children kept",
-        )
-        # Isomorph rejection across tasks: one child per canonical form, the first in level order.
-        merged = merge_classes(item for payload in payloads for item in payload["classes"])
-        if order == "certificate":
-            merged.sort(key=lambda item: (item[0], item[1]))
-        level = [[item[1], item[2]] for item in merged]
-        yield Level(
-            k,
-            level,
-            sum(p["children"] for p in payloads),
-            sum(p["certificate_calls"] for p in payloads),
-            sum(p["automorphism_calls"] for p in payloads),
-            _hash(sorted(item[0] for item in merged)),
-        )
-        if not level:
-            return
+    rule = CertificateRule(
+        properties, sense, thresholds, order=order, workers=workers, description=description
+    )
+    yield from grow_levels(
+        rule, level, first, len(thresholds) - 1, store=store, scheduler=scheduler
+    )
 
 
 # -- the max and min searches --------------------------------------------------------------------

@@ -3,9 +3,9 @@
 McKay's canonical augmentation: a (k+1)-cap S + x is kept iff x lies in the Aut(S + x)-orbit of
 a canonical card of S + x, and x is tried once per Aut(S)-orbit of the cards extending S, so
 every class appears exactly once with no certificate table. Each level also counts the caps it
-stands for by orbit-stabiliser, |G| / |Aut(S)| per class. The levels run through the
-generators' shared step, :func:`setlab.extremal.search.run_level`, so their tasks and
-checkpoints are named as the searches' are.
+stands for by orbit-stabiliser, |G| / |Aut(S)| per class. This is the second rule
+(:class:`AugmentationRule`) of the one level loop, :func:`setlab.extremal.search.grow_levels`,
+so the levels' tasks and checkpoints are named and run as the searches' are.
 
 References
 ----------
@@ -14,7 +14,6 @@ B. D. McKay, "Isomorph-free exhaustive generation", J. Algorithms 26 (1998) 306-
 
 from __future__ import annotations
 
-import itertools
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -26,10 +25,10 @@ import numpy as np
 
 from setlab.executor import default_workers, process_pool
 from setlab.extremal.caps.deck import Deck, deck, deck_pair_completions
-from setlab.extremal.search import run_level
+from setlab.extremal.search import LevelTasks, grow_levels
 from setlab.store import Store
 
-__all__ = ["CHUNK", "Generation", "generate"]
+__all__ = ["CHUNK", "AugmentationRule", "Generation", "generate"]
 
 CHUNK = 64
 """Caps per task of one generation level (fixed, so checkpoint names survive a change of pool)."""
@@ -164,6 +163,95 @@ def _extend_level(
     return {"children": children, "timed_out": False, **stats}
 
 
+class AugmentationRule:
+    """The caps' rule for :func:`~setlab.extremal.search.grow_levels`: canonical augmentation.
+
+    Level k holds one k-cap per class; :func:`_extend_level` tries one free card per orbit of
+    each cap's stabiliser and keeps a child when the added card is canonical, so no table of
+    forms is needed and the tasks' children are simply joined. With a ``target``, a cap of
+    ``target`` cards raises it by one (look for a bigger one from now on). The generation stops,
+    unfinished, past ``deadline`` (``time.time()``) or at a level of more than ``max_classes``
+    caps. Checkpoint jobs: ``caps-generate-P{P}-V{V}-target{T}/level{k}``, T the target asked.
+    Yields each level's statistics (see :class:`Generation`).
+
+    Examples
+    --------
+    >>> rule = AugmentationRule(2, 3, target=None, slice_bound=3, workers=1)
+    >>> rule.tasks(0, [[]]).job
+    'caps-generate-P2-V3-targetNone/level0'
+    """
+
+    def __init__(
+        self,
+        properties: int,
+        values: int,
+        *,
+        target: int | None,
+        slice_bound: int,
+        workers: int,
+        deadline: float | None = None,
+        max_classes: int = 200_000,
+    ) -> None:
+        self.properties, self.values, self.target = properties, values, target
+        self.slice_bound, self.workers, self.deadline = slice_bound, workers, deadline
+        self.max_classes = max_classes
+        self.prefix = f"caps-generate-P{properties}-V{values}-target{target}"
+        self.jobs: list[str] = []
+        self.largest: list[int] = []
+        self.finished = True
+        self.pool: Executor | None = None
+        self.expanded = 0  # caps in the level being extended
+
+    def stop(self, k: int, level: list[list[int]]) -> bool:
+        self.largest = level[0]
+        if (self.deadline is not None and time.time() > self.deadline) or (
+            len(level) > self.max_classes
+        ):
+            self.finished = False
+        return not self.finished
+
+    def tasks(self, k: int, level: list[list[int]]) -> LevelTasks:
+        # The level's caps go out CHUNK at a time; one pool serves every level big enough.
+        parallel = self.workers > 1 and len(level) > 2 * CHUNK
+        if parallel and self.pool is None:
+            self.pool = process_pool(self.workers)
+        self.jobs.append(f"{self.prefix}/level{k}")
+        self.expanded = len(level)
+        return LevelTasks(
+            self.jobs[-1],
+            _extend_level,
+            (self.properties, self.values, self.target, self.slice_bound, self.deadline),
+            CHUNK,
+            workers=self.workers if parallel else 1,
+            executor=self.pool if parallel else None,
+            description=f"caps of {k} cards",
+        )
+
+    def children(
+        self, k: int, payloads: list[dict[str, Any]]
+    ) -> tuple[list[list[int]], dict[str, int] | None]:
+        if any(p["timed_out"] for p in payloads):
+            self.finished = False
+            return [], None  # the level is incomplete: abandoned
+        summary = {"k": k - 1, "classes": self.expanded}
+        for key in ("labelled", "complete", "complete_classes", "extensions", "pruned"):
+            summary[key] = sum(p[key] for p in payloads)
+        summary["caps"] = summary.pop("labelled")
+        if self.target is not None:
+            for key in ("caps", "complete", "complete_classes", "extensions"):
+                del summary[key]
+        level = [child for p in payloads for child in p["children"]]
+        if self.target is not None and level and k >= self.target:
+            self.target = k + 1  # a k-cap exists: look for a bigger one from now on
+        return level, summary
+
+    def close(self) -> None:
+        """Shut down the pool, if one was started."""
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
+
+
 @dataclass(frozen=True)
 class Generation:
     """Outcome of a level-by-level generation.
@@ -220,61 +308,21 @@ def generate(
     ([1, 1, 1, 1, 1], [1, 9, 36, 72, 54])
     """
     d = deck(properties, values)  # validates P and V
-    if slice_bound is None:
-        slice_bound = d.slices.shape[-1]
-    job = f"caps-generate-P{properties}-V{values}-target{target}"
-    workers = default_workers() if workers is None else workers
+    rule = AugmentationRule(
+        properties,
+        values,
+        target=target,
+        slice_bound=d.slices.shape[-1] if slice_bound is None else slice_bound,
+        workers=default_workers() if workers is None else workers,
+        deadline=None if time_limit is None else time.time() + time_limit,
+        max_classes=max_classes,
+    )
     start = time.perf_counter()
-    deadline = None if time_limit is None else time.time() + time_limit
-    level: list[list[int]] = [[]]
-    levels: list[dict[str, int]] = []
-    largest: list[int] = []
-    pool: Executor | None = None
-    finished = True
-    jobs: list[str] = []
     try:
-        for k in itertools.count():
-            if not level:
-                break
-            largest = level[0]
-            if (deadline is not None and time.time() > deadline) or len(level) > max_classes:
-                finished = False
-                break
-            # The level's caps go out CHUNK at a time through the generators' shared step,
-            # named by the range they extend; a run with a deadline is not resumable, so it
-            # checkpoints nothing.
-            parallel = workers > 1 and len(level) > 2 * CHUNK
-            if parallel and pool is None:
-                pool = process_pool(workers)
-            if store is not None and deadline is None:
-                jobs.append(f"{job}/level{k}")
-            results = run_level(
-                f"{job}/level{k}",
-                level,
-                _extend_level,
-                (properties, values, target, slice_bound, deadline),
-                CHUNK,
-                store=store if deadline is None else None,
-                workers=workers if parallel else 1,
-                executor=pool if parallel else None,
-                scheduler=scheduler,
-                description=f"caps of {k} cards",
-            )
-            if any(r["timed_out"] for r in results):
-                finished = False
-                break
-            summary = {"k": k, "classes": len(level)}
-            for key in ("labelled", "complete", "complete_classes", "extensions", "pruned"):
-                summary[key] = sum(r[key] for r in results)
-            summary["caps"] = summary.pop("labelled")
-            if target is not None:
-                for key in ("caps", "complete", "complete_classes", "extensions"):
-                    del summary[key]
-            levels.append(summary)
-            level = [child for r in results for child in r["children"]]
-            if target is not None and level and k + 1 >= target:
-                target = k + 2  # a (k+1)-cap exists: look for a bigger one from now on
+        # a run with a deadline is not resumable, so it checkpoints nothing
+        checkpoints = store if rule.deadline is None else None
+        levels = list(grow_levels(rule, [[]], store=checkpoints, scheduler=scheduler))
     finally:
-        if pool is not None:
-            pool.shutdown()
-    return Generation(levels, largest, finished, time.perf_counter() - start, tuple(jobs))
+        rule.close()
+    jobs = tuple(rule.jobs) if store is not None and rule.deadline is None else ()
+    return Generation(levels, rule.largest, rule.finished, time.perf_counter() - start, jobs)
