@@ -366,3 +366,96 @@ def test_a_merged_search_record_brings_its_levels(p4_sample, tmp_path):
     target.merge(p4_sample, "maxsets", 4)
     checks = [c for c in verify_store(target, 4) if c.what == "bound" and c.cards == 12]
     assert checks[0].ok and "stored levels checked" in checks[0].detail
+
+
+# -- the variants' structure-free boards ----------------------------------------------------------
+
+
+def brute_largest_free(variant: str, properties: int) -> int:
+    """The largest board with no structure, by testing every subset of every size (this file's
+    own structure test: the sum of the structure's cards, or a + b = c + d for UltraSets)."""
+    values = 4 if variant == "4set" else 3
+    cards = list(itertools.product(range(values), repeat=properties))
+
+    def add(x, y):
+        if values == 4:
+            return tuple(a ^ b for a, b in zip(x, y, strict=True))
+        return tuple((a + b) % 3 for a, b in zip(x, y, strict=True))
+
+    def holds(board):
+        if variant == "ultra":
+            return any(add(a, b) == add(c, d) for a, b, c, d in itertools.permutations(board, 4))
+        size = 4 if variant == "4set" else 6
+        zero = tuple([0] * properties)
+        for subset in itertools.combinations(board, size):
+            total = zero
+            for x in subset:
+                total = add(total, x)
+            if total == zero:
+                return True
+        return False
+
+    best = 0
+    for k in range(1, len(cards) + 1):
+        if not any(not holds(b) for b in itertools.combinations(cards, k)):
+            break
+        best = k
+    return best
+
+
+@pytest.mark.parametrize(
+    ("variant", "properties"), [("ultra", 1), ("ultra", 2), ("4set", 1), ("ghost", 1), ("ghost", 2)]
+)
+def test_the_variant_checker_finds_free_boards_exactly_as_brute_force(variant, properties):
+    spec = importlib.util.spec_from_file_location("variants_check", CHECKER / "variants_check.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    largest = brute_largest_free(variant, properties)
+    assert [module.exists_free_board(variant, properties, k) for k in range(1, largest + 2)] == [
+        True
+    ] * largest + [False]
+
+
+@pytest.fixture
+def variants_bundle(tmp_path):
+    from setlab.extremal.sidon import largest_structure_free
+
+    store = Store(tmp_path / "p2.sqlite")
+    Solver(2, store).table()
+    for variant in ("ultra", "4set", "ghost"):
+        assert largest_structure_free(variant, 2, store=store).proven
+    return write_bundle(store, 2, tmp_path / "bundle")
+
+
+def test_the_variants_structure_free_boards_go_into_the_bundle_and_pass(variants_bundle):
+    assert variants_bundle.variants == 3
+    code, lines = run_checker(variants_bundle.directory)
+    assert code == 0, failures(lines)
+    assert {line for line in lines if "-free_" in line} == {
+        "ok   UltraSet-free_2 = 4 (search)",  # AG(2,3): 4 cards, no a + b = c + d
+        "ok   4Set-free_2 = 6 (search)",
+        "ok   GhostSet-free_2 = 6 (search)",
+    }
+
+
+@pytest.mark.parametrize("tamper", ["one more", "one fewer", "a structure"])
+def test_a_tampered_structure_free_claim_fails(variants_bundle, tamper):
+    root = variants_bundle.directory
+    path = root / "variants" / "ultra-free-P2.json"
+    claim = json.loads(path.read_text())
+    if tamper == "one more":  # a fifth card: some a + b = c + d appears
+        claim["value"] += 1
+        claim["witness"].append(next(c for c in range(9) if c not in claim["witness"]))
+    elif tamper == "one fewer":  # a true board, but 3 is not the largest
+        claim["value"] -= 1
+        claim["witness"].pop()
+    else:
+        claim["witness"] = [0, 1, 3, 4]  # 0 + 4 = 1 + 3
+    path.write_text(json.dumps(claim))
+    manifest = json.loads((root / "manifest.json").read_text())
+    for entry in manifest["variants"]:
+        if entry["file"] == "variants/ultra-free-P2.json":
+            entry["value"] = claim["value"]
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    code, lines = run_checker(root)
+    assert code == 1 and [f.split()[1] for f in failures(lines)] == ["UltraSet-free_2"]

@@ -1,5 +1,9 @@
 """Proof bundles: every proven M(n) and m(n) of the store as files a sceptic re-checks alone.
 
+The variants' largest structure-free boards (no UltraSet, no 4Set, no GhostSet) proven in the
+store for the same P go in as well, each a claim and its witness, which ``variants_check.py``
+re-proves by a search of its own.
+
 A bundle is a directory: one JSON file per proven value (its witness as digit vectors and its
 proof: the method, a certificate, the values it cites), the representatives of every search
 level the proofs use, ``manifest.json``, and ``check.py``, a checker written from the
@@ -28,6 +32,7 @@ from setlab.store import PROBLEMS, Result, Store
 
 __all__ = [
     "BUNDLE_FORMAT",
+    "CHECKED_FREE",
     "PROGRAM_METHODS",
     "BundleSummary",
     "program_certificate",
@@ -43,6 +48,12 @@ PROGRAM_METHODS = ("bounds",)  # the values they cite: setlab.certificates.citat
 method is ``"farkas"`` (exact rational multipliers), checked by ``farkas_check.py``."""
 
 
+CHECKED_FREE = {"ultra": 4, "4set": 3, "ghost": 3}
+"""Largest P whose structure-free claim a bundle holds, per variant: ``variants_check.py``
+re-proves these in well under a minute each (UltraSet P = 4: about 20 s); GhostSet P = 4 took
+setlab's compiled search 3 x 10^8 nodes, beyond a plain checker."""
+
+
 @dataclass(frozen=True)
 class BundleSummary:
     """What :func:`write_bundle` wrote: values by method, level files, bytes on disk."""
@@ -54,6 +65,7 @@ class BundleSummary:
     without_certificate: int
     bytes: int
     seconds: float
+    variants: int = 0
 
 
 def program_certificate(result: Result, store: Store) -> dict[str, Any] | None:
@@ -213,7 +225,8 @@ def write_bundle(store: Store, properties: int, directory: str | os.PathLike[str
             cards = len(representatives[0]) if representatives else None
             level = {"name": name, "cards": cards, "representatives": representatives}
             (work / file).write_text(json.dumps(level, separators=(",", ":")) + "\n")
-        _write_manifest(work, properties, entries)
+        variants = _write_variants(work, store, properties)
+        _write_manifest(work, properties, entries, variants)
         checker = resources.files("setlab") / "proofcheck"
         for source in checker.iterdir():
             if source.name.endswith(".py"):
@@ -226,7 +239,7 @@ def write_bundle(store: Store, properties: int, directory: str | os.PathLike[str
         shutil.rmtree(work, ignore_errors=True)
         raise
     return BundleSummary(target, len(entries), dict(sorted(methods.items())), len(level_file),
-                         missing, size, time.perf_counter() - started)  # fmt: skip
+                         missing, size, time.perf_counter() - started, len(variants))  # fmt: skip
 
 
 def _bundle_results(store: Store, properties: int) -> list[Result]:
@@ -250,7 +263,30 @@ def _bundle_results(store: Store, properties: int) -> list[Result]:
     return [chosen[k] for k in sorted(chosen, key=lambda k: (k[0], k[2], k[1]))]
 
 
-def _write_manifest(work: Path, properties: int, entries: list[dict[str, Any]]) -> None:
+def _write_variants(work: Path, store: Store, properties: int) -> list[dict[str, Any]]:
+    """One file per variant whose largest structure-free board of P properties is proven in
+    ``store``: the variant, P, the size and the witness (card indices of the variant's deck)."""
+    from setlab.extremal.sidon import PROBLEM as FREE
+
+    entries = []
+    for result in store.results(FREE, properties):
+        variant = result.params.get("variant")
+        if not result.proven or result.witness is None or variant is None:
+            continue
+        if properties > CHECKED_FREE.get(variant, 0):
+            continue  # beyond what the checker's own search re-proves in minutes
+        file = f"variants/{variant}-free-P{properties}.json"
+        claim = {"variant": variant, "properties": properties, "value": result.value,
+                 "witness": sorted(result.witness), "setlab": {"method": result.bound_method}}
+        (work / "variants").mkdir(exist_ok=True)
+        (work / file).write_text(json.dumps(claim) + "\n")
+        entries.append({"file": file, "variant": variant, "properties": properties,
+                        "value": result.value})  # fmt: skip
+    return entries
+
+
+def _write_manifest(work: Path, properties: int, entries: list[dict[str, Any]],
+                    variants: list[dict[str, Any]]) -> None:  # fmt: skip
     from setlab import __version__
 
     manifest = {
@@ -262,6 +298,7 @@ def _write_manifest(work: Path, properties: int, entries: list[dict[str, Any]]) 
         "read as a base-3 number, first digit most significant",
         "check": "python check.py DIR",
         "values": entries,
+        "variants": variants,
     }
     (work / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
 

@@ -52,8 +52,11 @@ def run_certify(args: argparse.Namespace) -> int:
         except OSError as error:
             raise SetlabError(f"cannot write the bundle to {out}: {error.strerror}") from None
     methods = ", ".join(f"{count} {method}" for method, count in summary.methods.items())
+    variants = f", {summary.variants} structure-free boards of the variants" * bool(
+        summary.variants
+    )
     print(
-        f"{summary.values} values ({methods}), {summary.levels} search levels, "
+        f"{summary.values} values ({methods}){variants}, {summary.levels} search levels, "
         f"{summary.bytes / 1e6:.1f} MB in {summary.directory}, {summary.seconds:.1f} s"
     )
     if summary.without_certificate:

@@ -584,14 +584,53 @@ def deletion_rule(cards: int, previous: int, v: int) -> bool:
     return (v + 1) - least_degree(cards, v + 1) > previous
 
 
-def load_farkas() -> Callable[..., list[str]] | None:
-    path = Path(__file__).with_name("farkas_check.py")
+def load_sibling(module: str, function: str) -> Callable[..., list[str]] | None:
+    """``function`` of the checker file ``module``.py next to this one, or None if it is missing."""
+    path = Path(__file__).with_name(f"{module}.py")
     if not path.exists():
         return None
-    spec = importlib.util.spec_from_file_location("farkas_check", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.check_farkas
+    spec = importlib.util.spec_from_file_location(module, path)
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    return getattr(loaded, function)
+
+
+def load_farkas() -> Callable[..., list[str]] | None:
+    return load_sibling("farkas_check", "check_farkas")
+
+
+VARIANT_TITLES = {"ultra": "UltraSet", "4set": "4Set", "ghost": "GhostSet"}
+
+
+def check_variants(bundle: Bundle) -> tuple[int, int]:
+    """Check each variant claim of the manifest (largest structure-free board); print a line
+    each; return (passed, failed)."""
+    entries = bundle.manifest.get("variants", [])
+    check_free = load_sibling("variants_check", "check_free") if entries else None
+    passed = failed = 0
+    for entry in entries:
+        title = VARIANT_TITLES.get(entry.get("variant"), entry.get("variant"))
+        label = f"{title}-free_{entry.get('properties')}"
+        try:
+            claim = json.loads((bundle.root / entry["file"]).read_text())
+            if check_free is None:
+                errors = ["variants_check.py is missing next to check.py"]
+            elif (claim.get("variant"), claim.get("properties"), claim.get("value")) != (
+                entry.get("variant"), entry.get("properties"), entry.get("value")
+            ):  # fmt: skip
+                errors = ["the file and the manifest claim different values"]
+            else:
+                errors = check_free(claim)
+        except (KeyError, TypeError, ValueError, IndexError, OSError) as error:
+            errors = [f"malformed bundle: {type(error).__name__}: {error}"]
+        if errors:
+            failed += 1
+            where = f"{entry.get('value')} ({entry.get('file')})"
+            print(f"FAIL {label} = {where}: " + "; ".join(errors))
+        else:
+            passed += 1
+            print(f"ok   {label} = {entry['value']} (search)")
+    return passed, failed
 
 
 def check_value(bundle: Bundle, key: tuple[int, int, str], run: Runner,
@@ -784,6 +823,8 @@ def main(argv: list[str]) -> int:
             else:
                 passed += 1
                 print(f"ok   {name(key)} = {value['value']} ({method})")
+        more_passed, more_failed = check_variants(bundle)
+        passed, failed = passed + more_passed, failed + more_failed
     finally:
         run.close()
     print(f"{passed} passed, {failed} failed")
