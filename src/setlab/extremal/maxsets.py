@@ -10,9 +10,12 @@ The store layout of both problems is :data:`setlab.store.PROBLEMS` (re-exported 
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from dataclasses import asdict, dataclass
+from functools import cache
+from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -42,6 +45,7 @@ __all__ = [
     "Value",
     "cap_witness",
     "deletion_bound",
+    "recorded_witnesses",
 ]
 
 KNOWN_CAP_SIZES = {1: 2, 2: 4, 3: 9, 4: 20, 5: 45, 6: 112}
@@ -56,6 +60,37 @@ DEFAULT_MIN_SEARCH_CARDS = {4: 33}
 a minute for the first, seconds for most others, which share its levels). It also gives M(N - n)
 by the complement identity, which closes the P = 4 table: every M(n) and m(n) proven in about
 100 s on 2 cores."""
+
+
+RECORDED_WITNESSES = {5: "p5_witnesses.json"}
+"""Data files (in ``setlab/data``) of max witnesses found outside the solver, by P."""
+
+
+@cache
+def recorded_witnesses(properties: int) -> dict[int, list[int]]:
+    """Max witnesses kept in the package's data files, by n, each re-counted on load.
+
+    For P = 5 these beat the constructions and the annealed minima for n = 155..162, 181..184
+    and 197 (docs/maxsets.md, "What was tried for AG(5,3) in this round"). A file whose stated
+    count differs from the re-count is refused.
+
+    Examples
+    --------
+    >>> found = recorded_witnesses(5)
+    >>> len(found[162]), count_sets(found[162], 5), recorded_witnesses(4)
+    (162, 3132, {})
+    """
+    name = RECORDED_WITNESSES.get(properties)
+    if name is None:
+        return {}
+    data = json.loads((resources.files("setlab") / "data" / name).read_text())
+    out: dict[int, list[int]] = {}
+    for cards, entry in data["witnesses"].items():
+        witness = [int(c) for c in entry["cards"]]
+        if len(set(witness)) != int(cards) or count_sets(witness, properties) != entry["sets"]:
+            raise SetlabError(f"recorded witness for n = {cards} in {name} does not re-count")
+        out[int(cards)] = witness
+    return out
 
 
 Step = tuple[str, int]
@@ -500,9 +535,13 @@ class Solver:
         )
 
     def _max_witnesses(self, cards: int) -> None:
-        """Record the constructions, the greedy extension and the first n cards (a prefix of
-        nested flats: a witness even on an empty store) as max witnesses."""
+        """Record the constructions, the greedy extension, the first n cards (a prefix of
+        nested flats: a witness even on an empty store) and any recorded witness
+        (:func:`recorded_witnesses`) as max witnesses; :meth:`_witness` re-counts each."""
         candidates = [*self.constructions(cards), (list(range(cards)), "first cards")]
+        recorded = recorded_witnesses(self.properties).get(cards)
+        if recorded is not None:
+            candidates.append((recorded, "recorded witness"))
         greedy = self._extend_greedily(cards)
         if greedy is not None:
             candidates.append(greedy)
