@@ -407,28 +407,67 @@ def brute_largest_free(variant: str, properties: int) -> int:
     ("variant", "properties"), [("ultra", 1), ("ultra", 2), ("4set", 1), ("ghost", 1), ("ghost", 2)]
 )
 def test_the_variant_checker_finds_free_boards_exactly_as_brute_force(variant, properties):
-    spec = importlib.util.spec_from_file_location("variants_check", CHECKER / "variants_check.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_variants_checker()
     largest = brute_largest_free(variant, properties)
     assert [module.exists_free_board(variant, properties, k) for k in range(1, largest + 2)] == [
         True
     ] * largest + [False]
 
 
+def brute_most_ultrasets(properties: int) -> list[int]:
+    """The most UltraSets among n cards of F_3^P for every n, over every subset (four cards
+    a, b, c, d with a + b = c + d, counted once per 4-set)."""
+    cards = list(itertools.product(range(3), repeat=properties))
+
+    def add(x, y):
+        return tuple((a + b) % 3 for a, b in zip(x, y, strict=True))
+
+    def ultras(board):
+        return sum(
+            add(a, b) == add(c, d) or add(a, c) == add(b, d) or add(a, d) == add(b, c)
+            for a, b, c, d in itertools.combinations(board, 4)
+        )
+
+    best = [0] * (len(cards) + 1)
+    for mask in range(1 << len(cards)):
+        board = [c for i, c in enumerate(cards) if mask >> i & 1]
+        best[len(board)] = max(best[len(board)], ultras(board))
+    return best
+
+
+def test_the_checkers_ultraset_bounds_hold_against_every_subset_of_ag23():
+    module = load_variants_checker()
+    most = brute_most_ultrasets(2)
+    assert most == [0, 0, 0, 0, 1, 3, 9, 15, 30, 54]
+    for n in range(10):
+        assert module.pair_sum_bound(2, n) >= most[n]
+        for known in range(n):
+            assert module.deletion_chain(known, most[known], n) >= most[n]
+    assert module.pair_sum_bound(2, 9) == 54  # the whole plane meets it
+
+
+def load_variants_checker():
+    spec = importlib.util.spec_from_file_location("variants_check", CHECKER / "variants_check.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture
 def variants_bundle(tmp_path):
     from setlab.extremal.sidon import largest_structure_free
+    from setlab.extremal.ultrasets import most_ultrasets_table
 
     store = Store(tmp_path / "p2.sqlite")
     Solver(2, store).table()
     for variant in ("ultra", "4set", "ghost"):
         assert largest_structure_free(variant, 2, store=store).proven
+    most_ultrasets_table(2, store=store)
     return write_bundle(store, 2, tmp_path / "bundle")
 
 
-def test_the_variants_structure_free_boards_go_into_the_bundle_and_pass(variants_bundle):
-    assert variants_bundle.variants == 3
+def test_the_variants_claims_go_into_the_bundle_and_pass(variants_bundle):
+    assert variants_bundle.variants == 3 + 10
     code, lines = run_checker(variants_bundle.directory)
     assert code == 0, failures(lines)
     assert {line for line in lines if "-free_" in line} == {
@@ -436,6 +475,46 @@ def test_the_variants_structure_free_boards_go_into_the_bundle_and_pass(variants
         "ok   4Set-free_2 = 6 (search)",
         "ok   GhostSet-free_2 = 6 (search)",
     }
+    most = [int(line.split()[3]) for line in lines if line.startswith("ok   U_2(")]
+    assert most == brute_most_ultrasets(2)
+
+
+def change_most(root: Path, n: int, change) -> None:
+    path = root / "variants" / f"ultra-most-P2-n{n:03d}.json"
+    claim = json.loads(path.read_text())
+    change(claim, root)
+    path.write_text(json.dumps(claim))
+    manifest = json.loads((root / "manifest.json").read_text())
+    for entry in manifest["variants"]:
+        if entry["file"].endswith(path.name):
+            entry["value"] = claim["value"]
+    (root / "manifest.json").write_text(json.dumps(manifest))
+
+
+@pytest.mark.parametrize("tamper", ["value", "class removed", "class repeated"])
+def test_a_tampered_most_ultrasets_claim_fails(variants_bundle, tamper):
+    root = variants_bundle.directory
+
+    def edit(claim, root):
+        if tamper == "value":  # U(5) = 3 claimed 4, with a witness of 5 cards holding 4 ...
+            claim["value"] += 1  # ... which no 5 cards hold: the witness fails its count
+            return
+        path = root / claim["proof"]["classes"]
+        level = json.loads(path.read_text())
+        if tamper == "class removed":
+            level["representatives"].pop()
+        else:  # an equivalent copy: translate the first representative by card 1
+            first = level["representatives"][0]
+            level["representatives"].append(
+                sorted((c // 3) * 3 + (c % 3 + 1) % 3 for c in first)
+            )
+        path.write_text(json.dumps(level))
+
+    change_most(root, 5, edit)
+    code, lines = run_checker(root)
+    # the classes of 5 cards prove U(5) directly and U(4) through their complements
+    expected = ["U_2(5)"] if tamper == "value" else ["U_2(4)", "U_2(5)"]
+    assert code == 1 and [f.split()[1] for f in failures(lines)] == expected
 
 
 @pytest.mark.parametrize("tamper", ["one more", "one fewer", "a structure"])

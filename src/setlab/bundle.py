@@ -33,6 +33,7 @@ from setlab.store import PROBLEMS, Result, Store
 __all__ = [
     "BUNDLE_FORMAT",
     "CHECKED_FREE",
+    "CHECKED_MOST",
     "PROGRAM_METHODS",
     "BundleSummary",
     "program_certificate",
@@ -52,6 +53,11 @@ CHECKED_FREE = {"ultra": 4, "4set": 3, "ghost": 3}
 """Largest P whose structure-free claim a bundle holds, per variant: ``variants_check.py``
 re-proves these in well under a minute each (UltraSet P = 4: about 20 s); GhostSet P = 4 took
 setlab's compiled search 3 x 10^8 nodes, beyond a plain checker."""
+
+
+CHECKED_MOST = 4
+"""Largest P whose proven most-UltraSets values a bundle holds (AG(4,3): every class of up to
+10 cards, 1,658 of them at 10, checked by bliss in seconds)."""
 
 
 @dataclass(frozen=True)
@@ -264,10 +270,13 @@ def _bundle_results(store: Store, properties: int) -> list[Result]:
 
 
 def _write_variants(work: Path, store: Store, properties: int) -> list[dict[str, Any]]:
-    """One file per variant whose largest structure-free board of P properties is proven in
-    ``store``: the variant, P, the size and the witness (card indices of the variant's deck)."""
+    """The variants' claims of P proven in ``store``, one file each: the largest structure-free
+    boards (variant, P, size, witness) and the most UltraSets among n cards (with the classes
+    of k-card collections their proofs rest on, in ``variants/`` too)."""
     from setlab.extremal.sidon import PROBLEM as FREE
+    from setlab.extremal.ultrasets import PROBLEM as MOST
 
+    (work / "variants").mkdir()
     entries = []
     for result in store.results(FREE, properties):
         variant = result.params.get("variant")
@@ -276,13 +285,66 @@ def _write_variants(work: Path, store: Store, properties: int) -> list[dict[str,
         if properties > CHECKED_FREE.get(variant, 0):
             continue  # beyond what the checker's own search re-proves in minutes
         file = f"variants/{variant}-free-P{properties}.json"
-        claim = {"variant": variant, "properties": properties, "value": result.value,
-                 "witness": sorted(result.witness), "setlab": {"method": result.bound_method}}
-        (work / "variants").mkdir(exist_ok=True)
+        claim = {"kind": "free", "variant": variant, "properties": properties,
+                 "value": result.value, "witness": sorted(result.witness),
+                 "setlab": {"method": result.bound_method}}  # fmt: skip
         (work / file).write_text(json.dumps(claim) + "\n")
-        entries.append({"file": file, "variant": variant, "properties": properties,
+        entries.append({"file": file, "kind": "free", "variant": variant,
+                        "properties": properties, "value": result.value})  # fmt: skip
+    most = [r for r in store.results(MOST, properties)
+            if r.params.get("variant") == "ultra" and r.proven and r.witness is not None
+            and properties <= CHECKED_MOST]  # fmt: skip
+    size = deck_size(properties)
+    proofs = {r.cards: _most_proof(r, size) for r in most}
+    needed = {proof["classes"] for proof in proofs.values() if "classes" in proof}
+    for k, classes in _classes(properties, needed).items():
+        level = {"properties": properties, "cards": k, "representatives": classes}
+        (work / _classes_file(properties, k)).write_text(json.dumps(level) + "\n")
+    for result in most:
+        proof = proofs[result.cards]
+        if "classes" in proof:
+            proof["classes"] = _classes_file(properties, proof["classes"])
+        file = f"variants/ultra-most-P{properties}-n{result.cards:03d}.json"
+        claim = {"kind": "most", "variant": "ultra", "properties": properties,
+                 "cards": result.cards, "value": result.value,
+                 "witness": sorted(result.witness), "proof": proof,
+                 "setlab": {"method": result.bound_method}}  # fmt: skip
+        (work / file).write_text(json.dumps(claim) + "\n")
+        entries.append({"file": file, "kind": "most", "variant": "ultra",
+                        "properties": properties, "cards": result.cards,
                         "value": result.value})  # fmt: skip
     return entries
+
+
+def _most_proof(result: Result, size: int) -> dict[str, Any]:
+    """The bundle's proof of a proven most-UltraSets value, from its store method."""
+    method = result.bound_method or ""
+    if method == "exhaustive classes":
+        return {"method": "classes", "classes": result.cards}
+    if method == "exhaustive classes of the complement":
+        return {"method": "complement classes", "classes": size - result.cards}
+    if method.startswith("pair-sum bound"):
+        return {"method": "pair sums"}
+    if method.startswith("deletion chain") and result.proof is not None:
+        return {"method": "deletion", "from": result.proof["from"]}
+    return {"method": method}  # the checker fails what it does not know
+
+
+def _classes(properties: int, ks: set[int]) -> dict[int, list[list[int]]]:
+    """Every AGL(P,3)-class of k-card collections, one representative each, for k in ``ks``."""
+    from setlab.extremal.search import generate_levels
+
+    if not ks:
+        return {}
+    out = {0: [[]]} if 0 in ks else {}
+    for level in generate_levels(properties, "max", [0] * (max(ks) + 1), workers=1):
+        if level.k in ks:
+            out[level.k] = [cards for cards, _ in level.classes]
+    return out
+
+
+def _classes_file(properties: int, k: int) -> str:
+    return f"variants/classes-P{properties}-k{k:03d}.json"
 
 
 def _write_manifest(work: Path, properties: int, entries: list[dict[str, Any]],

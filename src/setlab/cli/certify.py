@@ -52,7 +52,7 @@ def run_certify(args: argparse.Namespace) -> int:
         except OSError as error:
             raise SetlabError(f"cannot write the bundle to {out}: {error.strerror}") from None
     methods = ", ".join(f"{count} {method}" for method, count in summary.methods.items())
-    variants = f", {summary.variants} structure-free boards of the variants" * bool(
+    variants = f", {summary.variants} claims of the variants" * bool(
         summary.variants
     )
     print(

@@ -603,24 +603,39 @@ VARIANT_TITLES = {"ultra": "UltraSet", "4set": "4Set", "ghost": "GhostSet"}
 
 
 def check_variants(bundle: Bundle) -> tuple[int, int]:
-    """Check each variant claim of the manifest (largest structure-free board); print a line
-    each; return (passed, failed)."""
+    """Check each variant claim of the manifest (a largest structure-free board, or the most
+    UltraSets among n cards); print a line each; return (passed, failed)."""
     entries = bundle.manifest.get("variants", [])
     check_free = load_sibling("variants_check", "check_free") if entries else None
+    check_most = load_sibling("variants_check", "check_most") if entries else None
+    cited: dict[tuple[int, int], int] = {}  # (P, n) -> checked most UltraSets among n cards
     passed = failed = 0
-    for entry in entries:
+    for entry in sorted(entries, key=lambda e: (e.get("kind", "free"), e.get("cards", 0))):
+        kind = entry.get("kind", "free")
         title = VARIANT_TITLES.get(entry.get("variant"), entry.get("variant"))
-        label = f"{title}-free_{entry.get('properties')}"
+        if kind == "most":
+            label = f"U_{entry.get('properties')}({entry.get('cards')})"
+        else:
+            label = f"{title}-free_{entry.get('properties')}"
         try:
             claim = json.loads((bundle.root / entry["file"]).read_text())
-            if check_free is None:
+            fields = ("kind", "variant", "properties", "cards", "value")
+            if check_free is None or check_most is None:
                 errors = ["variants_check.py is missing next to check.py"]
-            elif (claim.get("variant"), claim.get("properties"), claim.get("value")) != (
-                entry.get("variant"), entry.get("properties"), entry.get("value")
-            ):  # fmt: skip
+            elif any(claim.get(f) != entry.get(f) for f in fields):
                 errors = ["the file and the manifest claim different values"]
-            else:
+            elif kind == "free":
                 errors = check_free(claim)
+            elif kind == "most" and claim["variant"] == "ultra":
+                p = int(claim["properties"])
+                path = (claim.get("proof") or {}).get("classes")
+                classes = bundle.level(path) if path else None
+                mine = {n: v for (q, n), v in cited.items() if q == p}
+                errors = check_most(claim, space(p), classes, mine)
+                if not errors:
+                    cited[p, int(claim["cards"])] = int(claim["value"])
+            else:
+                errors = [f"unknown claim {kind!r}"]
         except (KeyError, TypeError, ValueError, IndexError, OSError) as error:
             errors = [f"malformed bundle: {type(error).__name__}: {error}"]
         if errors:
@@ -629,7 +644,8 @@ def check_variants(bundle: Bundle) -> tuple[int, int]:
             print(f"FAIL {label} = {where}: " + "; ".join(errors))
         else:
             passed += 1
-            print(f"ok   {label} = {entry['value']} (search)")
+            how = "search" if kind == "free" else claim["proof"]["method"]
+            print(f"ok   {label} = {entry['value']} ({how})")
     return passed, failed
 
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Standalone check of the variants' largest structure-free boards in a setlab proof bundle.
+"""Standalone check of the variants' claims in a setlab proof bundle.
 
-The claim of a file: the largest board of the variant's deck holding none of its structures has
-s cards; a witness of s cards comes with it. The structures, from the mathematics alone:
+Two kinds of claim. "free": the largest board of the variant's deck holding none of its
+structures has s cards (a witness of s cards comes with it). "most": the most UltraSets among n
+cards of F_3^P is v (with a witness of n cards holding v). The structures, from the mathematics
+alone:
 
 * UltraSet: four distinct cards of F_3^P with a + b = c + d (two pairs completing to one third
   card). A board holds none iff the sums of its pairs of distinct cards are all distinct.
@@ -26,6 +28,7 @@ whose size plus its remaining candidates is below s + 1.
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 import numpy as np
@@ -145,6 +148,89 @@ def _grow(variant: str, plus: np.ndarray, negative: np.ndarray, n: int, start: l
                     new[line, plus[ys, cards[rows, t]]] = True
             stack.append((np.concatenate([cards[rows], ys[:, None]], axis=1), new))
     return False
+
+
+def ultra_count(cards: list[int], properties: int) -> int:
+    """UltraSets among ``cards``: with r_s the pairs of distinct cards summing to s, two pairs
+    with one sum are disjoint (a + b = a + c forces b = c), and each UltraSet {a, b, c, d} is
+    one of its three pairings with equal sums (two at once would force a repeated card), so the
+    count is sum_s C(r_s, 2)."""
+    plus, _ = group_tables(3, properties)
+    s = np.asarray(cards, dtype=np.int64)
+    i, j = np.triu_indices(len(s), 1)
+    r = np.bincount(plus[s[i], s[j]], minlength=3**properties)
+    return int((r * (r - 1) // 2).sum())
+
+
+def pair_sum_bound(properties: int, n: int) -> int:
+    """U(S) <= this for every n cards S of F_3^P.
+
+    The pairs of S with sum s are disjoint, and the card -s (if in S) is in none of them, since
+    -s + b = s gives b = 2s = -s: so r_s <= floor(n/2), and r_s <= floor((n - 1)/2) when -s is
+    in S, which happens for exactly n sums s. The r_s add up to
+    C(n, 2) and U = sum C(r_s, 2) with C(r, 2) convex: filling the largest allowances first
+    gives the most. Also U <= C(n, 4): four cards hold at most one UltraSet.
+    """
+    left = n * (n - 1) // 2
+    allowances = sorted([n // 2] * (3**properties - n) + [(n - 1) // 2] * n, reverse=True)
+    bound = 0
+    for cap in allowances:
+        take = min(cap, left)
+        bound += take * (take - 1) // 2
+        left -= take
+    return min(bound, math.comb(n, 4))
+
+
+def deletion_chain(known: int, value: int, n: int) -> int:
+    """U(n) <= this when U(known) <= value: every UltraSet of n' cards survives the deletion of
+    each of the n' - 4 cards off it, so (n' - 4) U(S) <= n' U(n' - 1), step by step."""
+    for m in range(known + 1, n + 1):
+        value = m * value // (m - 4) if m > 4 else math.comb(m, 4)
+    return value
+
+
+def check_most(claim: dict[str, Any], space: Any, classes: list[list[int]] | None,
+               cited: dict[int, int]) -> list[str]:  # fmt: skip
+    """Errors of one most-UltraSets claim. ``space`` gives canonical forms and stabiliser
+    orders under AGL(P,3) (``form``, ``stabiliser_order``, ``group_order``); ``classes`` the
+    representatives a classes proof names; ``cited`` the checked values U(k) it may cite."""
+    p, n, v = int(claim["properties"]), int(claim["cards"]), int(claim["value"])
+    size = 3**p
+    witness = [int(c) for c in claim.get("witness", [])]
+    if len(witness) != n or len(set(witness)) != n or any(not 0 <= c < size for c in witness):
+        return [f"the witness is not {n} distinct cards"]
+    if (count := ultra_count(witness, p)) != v:
+        return [f"the witness holds {count} UltraSets, not {v}"]
+    proof = claim.get("proof") or {}
+    method = proof.get("method")
+    if method == "pair sums":
+        bound = pair_sum_bound(p, n)
+        return [] if bound <= v else [f"the pair sums allow {bound}, not {v}"]
+    if method == "deletion":
+        known = int(proof["from"])
+        if known not in cited or known >= n:
+            return [f"a deletion chain cites U({known}), which did not pass"]
+        bound = deletion_chain(known, cited[known], n)
+        return [] if bound <= v else [f"the deletion chain from U({known}) allows {bound}"]
+    if method not in ("classes", "complement classes") or classes is None:
+        return [f"unknown method {method!r}"]
+    # Every k-card collection lies in the orbit of one representative: distinct canonical forms
+    # are distinct orbits, and orbits of sizes |AGL| / |Aut| adding up to C(N, k) are all of them.
+    k = n if method == "classes" else size - n
+    if any(len(rep) != k or len(set(rep)) != k for rep in classes):
+        return [f"a representative is not {k} distinct cards"]
+    forms = [space.form(rep) for rep in classes]
+    if len(set(forms)) != len(forms):
+        return ["two representatives are equivalent"]
+    total = sum(space.group_order // space.stabiliser_order(rep) for rep in classes)
+    if total != math.comb(size, k):
+        return [f"the orbits hold {total} collections of {k} cards, not C({size}, {k})"]
+    deck = np.arange(size)
+    if method == "classes":
+        best = max(ultra_count(rep, p) for rep in classes)
+    else:
+        best = max(ultra_count(deck[~np.isin(deck, rep)].tolist(), p) for rep in classes)
+    return [] if best == v else [f"the most over every class is {best}, not {v}"]
 
 
 def check_free(entry: dict[str, Any]) -> list[str]:
