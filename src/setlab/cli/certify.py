@@ -17,7 +17,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "certify",
         help="write a proof bundle that a standalone checker re-checks",
         description="Write one JSON file per proven M(n) and m(n) of AG(P,3) in the store "
-        "(witness and proof certificate), the search levels the proofs use, manifest.json and "
+        "(witness and proof certificate), the search levels the proofs use, the variants' "
+        "proven claims of P (largest structure-free boards, most UltraSets), manifest.json and "
         "check.py, a checker sharing no code with setlab: python DIR/check.py DIR.",
     )
     add_properties(parser)
