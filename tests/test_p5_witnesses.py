@@ -77,4 +77,5 @@ def test_a_witness_that_does_not_recount_is_refused(tmp_path, monkeypatch):
 def test_the_solver_takes_up_the_recorded_witness(tmp_path):
     solver = Solver(5, Store(tmp_path / "p5.sqlite"))
     value = solver.max(162)  # solves the P = 4 table first
-    assert value.value == 3132 and value.method == "recorded witness"
+    assert value.value == 3132 and value.witness_method == "recorded witness"
+    assert not value.proven and value.bound == 3135  # still open: both bounds, no equality
