@@ -1,7 +1,10 @@
-"""The searches on a Dask cluster: the local levels, through a lost worker and a lost client.
+"""The searches and walks on a Dask cluster: the local levels, results and proof bundles, through
+a lost worker and a lost client; every searching command refuses an unreachable scheduler.
 
 A module fixture starts a real ``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1
-(free ports, one thread each) and stops every process it started, also when a test fails.
+(free ports, one thread each) and stops every process it started, also when a test fails. The
+default suite compares the cap-class min search m(11) = 0 level by level; the real min search of
+m(21) = 3 (about a minute in one process) is the slow variant.
 """
 
 from __future__ import annotations
