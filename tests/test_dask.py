@@ -1,7 +1,10 @@
-"""The searches on a Dask cluster: the local levels, through a lost worker and a lost client.
+"""The searches and walks on a Dask cluster: the local levels, results and proof bundles, through
+a lost worker and a lost client; every searching command refuses an unreachable scheduler.
 
 A module fixture starts a real ``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1
-(free ports, one thread each) and stops every process it started, also when a test fails.
+(free ports, one thread each) and stops every process it started, also when a test fails. The
+default suite compares the cap-class min search m(11) = 0 level by level; the real min search of
+m(21) = 3 (about a minute in one process) is the slow variant.
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ from pathlib import Path
 import pytest
 
 import setlab
+from setlab.bundle import write_bundle
 from setlab.cli import main
+from setlab.extremal.bruteforce import WALK_TASKS
 from setlab.extremal.search import job_name, level_thresholds, search
 from setlab.store import Store
 
@@ -134,11 +139,13 @@ def local_caps(local_store) -> object:
         return search(*CAPS, store, workers=1)
 
 
-def _levels(path: Path) -> dict[str, dict[str, object]]:
-    """Every checkpointed task of the store at ``path``: job -> task -> payload."""
+def _levels(path: Path, problem: tuple[int, int, str, int] = CAPS) -> dict[str, dict[str, object]]:
+    """Every checkpointed task of the search ``problem`` in the store at ``path``: job -> task
+    -> payload."""
+    properties, cards, sense, threshold = problem
     store = Store(path)
-    thresholds = level_thresholds("min", CAPS[1], CAPS[3])
-    jobs = [job_name(4, "min", thresholds, k) for k in range(1, CAPS[1] + 1)]
+    thresholds = level_thresholds(sense, cards, threshold)
+    jobs = [job_name(properties, sense, thresholds, k) for k in range(1, cards + 1)]
     return {job: store.finished_tasks(job) for job in jobs}
 
 
@@ -155,6 +162,31 @@ def test_search_on_dask_equals_the_local_search_level_by_level(
     levels = _levels(tmp_path / "dask.sqlite")
     assert levels == _levels(local_store)
     assert sum(len(tasks) for tasks in levels.values()) > 100
+
+
+MIN21 = (4, 21, "min", 3)
+"""m(21) = 3 of AG(4,3): the min search the solver runs for it (22 levels, 2,489 classes at
+the widest; about a minute in one process)."""
+
+
+@pytest.mark.slow
+def test_the_min_search_of_m21_on_dask_equals_the_local_search(cluster, tmp_path):
+    """Every level of the search (class count, hash, stored representatives) and every task's
+    payload are those of the one-process run; the minimum is 3."""
+    cluster.wait_for(cluster.client, 2)
+    paths = {where: tmp_path / f"{where}.sqlite" for where in ("local", "dask")}
+    with Store(paths["local"]) as store:
+        local = search(*MIN21, store, workers=1)
+        local_levels = [store.level(name) for name in local.levels]
+    with Store(paths["dask"]) as store:
+        remote = search(*MIN21, store, scheduler=cluster.address)
+        remote_levels = [store.level(name) for name in remote.levels]
+    assert remote.best == local.best == 3
+    assert remote.classes == local.classes and remote.classes[14] == 2489
+    assert remote.level_hashes == local.level_hashes and remote.levels == local.levels
+    assert remote_levels == local_levels and len(remote_levels) == MIN21[1]
+    assert remote.witness == local.witness
+    assert _levels(paths["dask"], MIN21) == _levels(paths["local"], MIN21)
 
 
 def _rows(path: Path, job: str) -> dict[str, int]:
@@ -260,6 +292,58 @@ def test_a_killed_client_resumes_without_redoing_finished_tasks(cluster, local_c
     assert (table[20]["caps"], table[20]["classes"], len(table)) == (682344, 1, 21)
 
 
+def _bundle(store_path: Path, properties: int, out: Path) -> dict[str, bytes]:
+    """The proof bundle of ``store_path``: file -> bytes, the manifest without its date."""
+    with Store(store_path) as store:
+        write_bundle(store, properties, out)
+    files = {str(f.relative_to(out)): f.read_bytes() for f in out.rglob("*") if f.is_file()}
+    manifest = json.loads(files.pop("manifest.json"))
+    assert manifest.pop("created")
+    files["manifest.json"] = json.dumps(manifest).encode()
+    return files
+
+
+def test_the_walk_and_a_search_on_dask_give_the_local_results_and_proof_bundles(
+    cluster, tmp_path, monkeypatch, capsys
+):
+    """``setlab maxsets -p 4 -n 6 --scheduler``: the P = 3 table it needs (the walk over all
+    2^27 subsets) and the search proving M(6) = 3 run as tasks on the cluster; the stores then
+    give the P = 3 and P = 4 proof bundles of a local run byte for byte."""
+    cluster.wait_for(cluster.client, 2)
+    monkeypatch.delenv("SETLAB_SCHEDULER", raising=False)
+    stores = {where: tmp_path / f"{where}.sqlite" for where in ("local", "dask")}
+    assert main(["maxsets", "-p", "4", "-n", "6", "--store", str(stores["local"])]) == 0
+    local = capsys.readouterr()
+    assert "Dask" not in local.err
+    with distributed.get_task_stream(client=cluster.client) as stream:
+        argv = ["maxsets", "-p", "4", "-n", "6", "--store", str(stores["dask"])]
+        assert main([*argv, "--scheduler", cluster.address]) == 0
+    remote = capsys.readouterr()
+    assert remote.out.splitlines()[0].split(", computed")[0] == local.out.splitlines()[0].split(
+        ", computed")[0] == "M(6) = 3 sets among 6 cards of AG(4,3): proven by search"
+    keys = [task["key"] for task in stream.data]
+    walked = [k for k in keys if k.startswith("setlab:walk_chunks:walk-P3:")]
+    assert len(walked) == WALK_TASKS  # every chunk of the walk, on the cluster
+    assert any(k.startswith("setlab:extend_classes:") for k in keys)  # and the search
+    for properties in (3, 4):
+        bundles = [_bundle(stores[w], properties, tmp_path / f"{w}{properties}") for w in stores]
+        assert bundles[0] == bundles[1]
+        assert any(name.startswith("levels/") for name in bundles[0]) == (properties == 4)
+
+
+def test_caps_probability_counts_on_the_cluster(cluster, tmp_path, monkeypatch, capsys):
+    """The exact chance that 7 cards of AG(3,3) hold no set, from the caps counted on the
+    cluster: caps(7) = 126,360 of C(27, 7) = 888,030, that is 36/253."""
+    cluster.wait_for(cluster.client, 2)
+    monkeypatch.delenv("SETLAB_SCHEDULER", raising=False)
+    with distributed.get_task_stream(client=cluster.client) as stream:
+        argv = ["caps", "-p", "3", "probability", "--cards", "7", "--json"]
+        assert main([*argv, "--scheduler", cluster.address]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["numerator"], answer["denominator"]) == (36, 253)
+    assert any(t["key"].startswith("setlab:_extend_level:caps-generate-P3") for t in stream.data)
+
+
 def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, capsys):
     address = f"tcp://127.0.0.1:{_free_port()}"  # nothing listens there
     env = {**_environment(), "SETLAB_STORE": str(tmp_path / "s.sqlite")}
@@ -281,3 +365,56 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("error: argument --scheduler: not a Dask scheduler address: 'localhost'")
     assert len(err.splitlines()) == 1
+
+
+SEARCHING_COMMANDS = [
+    ["maxsets", "-p", "3", "--table"],  # the P <= 3 walk
+    ["maxsets", "-p", "4", "-n", "12"],
+    ["minsets", "-p", "4", "-n", "25"],
+    ["verify", "--rerun"],
+    ["caps", "-p", "3"],
+    ["caps", "-p", "3", "count"],
+    ["caps", "-p", "4", "probability", "--cards", "12"],
+    ["reproduce", "--quick"],
+]
+"""Every command that runs a search or a walk (certify only reads the store)."""
+
+
+@pytest.mark.parametrize("how", ["option", "environment"])
+@pytest.mark.parametrize("command", SEARCHING_COMMANDS, ids=" ".join)
+def test_every_searching_command_refuses_an_unreachable_scheduler_before_any_work(
+    command, how, tmp_path, monkeypatch, capsys
+):
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    report = tmp_path / "report"
+    argv = [*command, "--out", str(report)] if command[0] == "reproduce" else list(command)
+    if how == "option":
+        argv += ["--scheduler", address]
+    else:
+        monkeypatch.setenv("SETLAB_SCHEDULER", address)
+    started = time.monotonic()
+    assert main(argv) == 2
+    assert time.monotonic() - started < 10
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"error: cannot reach the Dask scheduler at {address}: "
+                              "Connection refused\n")  # fmt: skip
+    assert not report.exists()  # reproduce wrote nothing
+
+
+def test_reproduce_hands_its_scheduler_to_every_section(tmp_path):
+    """The sections run their searches with ``context.scheduler`` (the run of the whole report on
+    a cluster takes minutes: see docs/scale-out.md)."""
+    import types
+
+    from setlab.report import build_report
+    from setlab.report.model import Section, Text
+
+    seen = []
+
+    def build(context):
+        seen.append(context.scheduler)
+        return Section("Probe", "a test", (Text("nothing"),))
+
+    probe = types.SimpleNamespace(__name__="probe", build=build)
+    build_report(tmp_path, [probe, probe], progress=False, scheduler="tcp://node7:8786")
+    assert seen == ["tcp://node7:8786"] * 2

@@ -93,8 +93,11 @@ def check_witness(result: Result) -> Check:
     return _check(result, "witness", sets == result.value, f"{sets} sets re-counted")
 
 
-def check_bound(result: Result, store: Store, rerun: bool = False) -> Check:
-    """Re-check the proof record of a stored bound (``rerun``: repeat searches and walks)."""
+def check_bound(
+    result: Result, store: Store, rerun: bool = False, scheduler: str | None = None
+) -> Check:
+    """Re-check the proof record of a stored bound (``rerun``: repeat searches and walks, on
+    the Dask cluster of ``scheduler`` when given; see :func:`setlab.executor.run_tasks`)."""
     proof = result.proof or {}
     method = proof.get("method")
     p, n, bound = result.properties, result.cards, result.bound
@@ -113,7 +116,7 @@ def check_bound(result: Result, store: Store, rerun: bool = False) -> Check:
         ok = proof.get("value") == bound
         detail = "recorded walk value"
         if rerun:
-            e = _walk(p)[n]
+            e = _walk(p, scheduler)[n]
             ok = ok and bound == (e.max if result.sense == "max" else e.min)
             detail = "walk over all subsets repeated"
         return _check(result, "bound", ok, detail)
@@ -144,7 +147,7 @@ def check_bound(result: Result, store: Store, rerun: bool = False) -> Check:
         )
         return _check(result, "bound", ok, f"from M({size - n}) <= {proof.get('max_bound')}")
     if method == "search":
-        return _check_search(result, proof, rerun, store)
+        return _check_search(result, proof, rerun, store, scheduler)
     if method == "bounds":
         record = proof["record"]
         ok = (
@@ -274,7 +277,9 @@ def slice_values_are_proven(record: dict[str, Any], store: Store) -> bool:
     return True
 
 
-def _check_search(result: Result, proof: dict[str, Any], rerun: bool, store: Store) -> Check:
+def _check_search(
+    result: Result, proof: dict[str, Any], rerun: bool, store: Store, scheduler: str | None
+) -> Check:
     p, n, sense, threshold = result.properties, result.cards, result.sense, proof["threshold"]
     refuted = proof["best"] is None
     step = 1 if sense == "max" else -1
@@ -295,7 +300,7 @@ def _check_search(result: Result, proof: dict[str, Any], rerun: bool, store: Sto
         return _check(result, "bound", False, f"{detail}: {problem}")
     detail += ", stored levels checked" + (" and their closure replayed" if rerun else "")
     if rerun:
-        again = search(p, n, sense, threshold)
+        again = search(p, n, sense, threshold, scheduler=scheduler)
         ok = again.best == proof["best"] and again.level_hashes == proof["level_hashes"]
         detail += ", search repeated"
     return _check(result, "bound", ok, detail)
@@ -342,7 +347,8 @@ def _levels_problem(result: Result, proof: dict[str, Any], store: Store, rerun: 
     if rerun:
         for k in range(last):
             wholes = {certificate(rep, p) for rep in levels[k + 1]}
-            found = extend_classes(p, sense, thresholds[k + 1], levels[k])["classes"]
+            parents = [[rep, count_sets(rep, p)] for rep in levels[k]]
+            found = extend_classes(p, sense, thresholds[k + 1], parents)["classes"]
             if any(certificate(cards, p) not in wholes for _, cards, _ in found):
                 return f"a child of level {k} passing T_{k + 1} is in no stored level-{k + 1} class"
     return ""
@@ -373,8 +379,16 @@ def check_complements(store: Store, properties: int) -> list[Check]:
     return out
 
 
-def verify_store(store: Store, properties: int | None = None, rerun: bool = False) -> list[Check]:
+def verify_store(
+    store: Store,
+    properties: int | None = None,
+    rerun: bool = False,
+    scheduler: str | None = None,
+) -> list[Check]:
     """Every check of every max/min result in the store (optionally one P).
+
+    With ``rerun`` the searches and walks are repeated, on the Dask cluster of ``scheduler``
+    when given (default ``$SETLAB_SCHEDULER``).
 
     Examples
     --------
@@ -396,7 +410,7 @@ def verify_store(store: Store, properties: int | None = None, rerun: bool = Fals
             if result.witness is not None:
                 checks.append(check_witness(result))
             if result.bound is not None:
-                checks.append(check_bound(result, store, rerun))
+                checks.append(check_bound(result, store, rerun, scheduler))
                 checks.append(check_citations(result, store, memo))
     for p in sorted(seen):
         checks.extend(check_complements(store, p))
@@ -404,9 +418,9 @@ def verify_store(store: Store, properties: int | None = None, rerun: bool = Fals
 
 
 @cache
-def _walk(properties: int) -> list[Extremes]:
+def _walk(properties: int, scheduler: str | None) -> list[Extremes]:
     """The exhaustive walk, repeated once per P however many values it proved."""
-    return exhaustive_table(properties)
+    return exhaustive_table(properties, scheduler=scheduler)
 
 
 def _key_name(key: Key) -> str:

@@ -81,6 +81,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--cards", type=int_in(0), required=True, metavar="K", help="cards drawn"
     )
     probability.add_argument("--json", action="store_true", help="print one JSON object")
+    add_scheduler(probability)
     probability.set_defaults(run=run_probability)
 
     verify = sub.add_parser("verify", help="check that a file of cards (digits) is a cap", **quiet)
@@ -213,11 +214,12 @@ def run_count(args: argparse.Namespace) -> int:
 
 
 def run_probability(args: argparse.Namespace) -> int:
-    _settle(args, ("properties", "json"))
+    _settle(args, ("properties", "json", "scheduler"))
+    scheduler = reach_scheduler(args)
     with Store() as store:
         read, when = _counted(store, args.properties)
         started = time.perf_counter()
-        p = no_set_probability(args.cards, args.properties, store=store)
+        p = no_set_probability(args.cards, args.properties, store=store, scheduler=scheduler)
     origin = provenance(read, when, None if read else time.perf_counter() - started)
     with localcontext() as context:
         context.prec = 30

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import time
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from setlab.cards import Card
@@ -196,28 +193,12 @@ def _print_table(solver: Solver, as_json: bool, command: str) -> int:
     return 0
 
 
-@contextlib.contextmanager
-def _scheduler_environment(address: str | None) -> Iterator[None]:
-    """``$SETLAB_SCHEDULER`` set to ``address`` for the duration (the searches that
-    :func:`verify_store` repeats read it in the executor), then restored."""
-    before = os.environ.get("SETLAB_SCHEDULER")
-    if address is not None:
-        os.environ["SETLAB_SCHEDULER"] = address
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop("SETLAB_SCHEDULER", None)
-        else:
-            os.environ["SETLAB_SCHEDULER"] = before
-
-
 def run_verify(args: argparse.Namespace) -> int:
     if args.scheduler is not None and not args.rerun:
         raise SetlabError("--scheduler runs the searches that --rerun repeats: give both")
     address = reach_scheduler(args) if args.rerun else None
-    with Store(args.store) as store, _scheduler_environment(address):
-        checks = verify_store(store, args.properties, rerun=args.rerun)
+    with Store(args.store) as store:
+        checks = verify_store(store, args.properties, rerun=args.rerun, scheduler=address)
     failed = [c for c in checks if not c.ok]
     if args.json:
         print_json(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from setlab.cli.common import print_json
+from setlab.cli.common import add_scheduler, print_json, reach_scheduler
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -19,13 +19,15 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--quick", action="store_true", help="the one-minute variant: fewer samples"
     )
     reproduce.add_argument("--json", action="store_true", help="print one JSON object")
+    add_scheduler(reproduce)
     reproduce.set_defaults(run=run_reproduce)
 
 
 def run_reproduce(args: argparse.Namespace) -> int:
     from setlab.report import build_report  # the whole house: only when a report is asked for
 
-    report = build_report(args.out, quick=args.quick)
+    scheduler = reach_scheduler(args)  # before any work: an unreachable one is one line
+    report = build_report(args.out, quick=args.quick, scheduler=scheduler)
     agreed, total = report.reproduced
     if args.json:
         print_json(

@@ -245,8 +245,8 @@ class Solver:
     workers
         Process pool size for the search (default: all cores).
     scheduler
-        Address of a Dask scheduler whose cluster runs the search's tasks (default
-        ``$SETLAB_SCHEDULER``; see :func:`setlab.executor.run_tasks`).
+        Address of a Dask scheduler whose cluster runs the tasks of the searches and of the
+        P <= 3 walk (default ``$SETLAB_SCHEDULER``; see :func:`setlab.executor.run_tasks`).
 
     Examples
     --------
@@ -351,7 +351,7 @@ class Solver:
 
     def _exhaustive_all(self) -> None:
         """P <= 3: record every M(n), m(n) from the walk over all subsets."""
-        for e in exhaustive_table(self.properties):
+        for e in exhaustive_table(self.properties, scheduler=self.scheduler):
             proof = {"method": "exhaustive", "subsets": 2**self.size, "order": "gray code"}
             self._witness("max", e.max_witness, "exhaustive")
             self._bound("max", e.cards, e.max, dict(proof, value=e.max))

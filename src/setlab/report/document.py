@@ -62,6 +62,7 @@ def build_report(
     sections: Sequence[ModuleType] | None = None,
     quick: bool = False,
     progress: bool = True,
+    scheduler: str | None = None,
 ) -> Report:
     """Build every section (``build(context) -> Section``) and write ``out``/index.html, .md.
 
@@ -75,6 +76,9 @@ def build_report(
         Ask sections for their quick variant.
     progress
         Show a progress bar over the sections on stderr.
+    scheduler
+        Address of a Dask scheduler whose cluster runs the tasks of the searches and walks
+        (default ``$SETLAB_SCHEDULER``; see :func:`setlab.executor.run_tasks`).
     """
     if sections is None:
         from setlab.report.sections import SECTIONS
@@ -85,7 +89,7 @@ def build_report(
         (out / "images").mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise SetlabError(f"cannot create {out}: {error.strerror}") from None
-    context = Context(quick=quick)
+    context = Context(quick=quick, scheduler=scheduler)
     built = []
     start = time.perf_counter()
     bar = tqdm(sections, desc="setlab reproduce", unit="section", disable=not progress)

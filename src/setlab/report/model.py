@@ -181,11 +181,13 @@ class Context:
     """What a section may use: the run mode, a timer and the results store.
 
     ``quick`` asks sections to keep to about a few seconds each (fewer samples, stored results
-    re-verified instead of recomputed).
+    re-verified instead of recomputed). ``scheduler``: the address of a Dask cluster that runs
+    the tasks of the sections' searches and walks (None: ``$SETLAB_SCHEDULER``, else here).
     """
 
     quick: bool = False
     store_path: Path | None = None
+    scheduler: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
 
     @cached_property

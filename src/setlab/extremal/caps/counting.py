@@ -16,7 +16,6 @@ import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 
 from setlab.cards import check_properties
 from setlab.errors import SetlabError
@@ -66,8 +65,8 @@ def count_caps(
     """Number of k-caps of AG(P,3) for every k (P <= 4): labelled, classes, complete.
 
     With a ``store`` the finished table is kept there (job :data:`COUNT_TABLE_JOB`) and read back
-    at once; without one (and default workers, no ``scheduler``: the address of a Dask cluster to
-    run the generation on) it is computed once per process. Labelled
+    at once; without one (and default workers) it is computed once per process. ``scheduler``:
+    the address of a Dask cluster to run the generation on (default ``$SETLAB_SCHEDULER``). Labelled
     counts are sums of orbit sizes |AGL(P,3)| / |Aut(S)| over the class representatives,
     cross-checked level by level against the double count (k + 1) caps(k + 1) = sum over k-caps S
     of the number of cards that extend S.
@@ -80,8 +79,8 @@ def count_caps(
     check_properties(properties)
     if properties > MAX_COUNTED_PROPERTIES:
         raise SetlabError(CAP_COUNTS_COVER)
-    if store is None and workers is None and scheduler is None:
-        return list(_cached_counts(properties))
+    if store is None and workers is None:
+        return list(_cached_counts(properties, scheduler))
     return list(_count_caps(properties, store, workers, scheduler))
 
 
@@ -120,16 +119,24 @@ def _count_caps(
     return table
 
 
-@cache
-def _cached_counts(properties: int) -> tuple[CapCount, ...]:
-    return _count_caps(properties, None, None)
+_COUNTED: dict[int, tuple[CapCount, ...]] = {}
+"""The count tables computed by this process, by P (the same wherever they ran)."""
 
 
-def no_set_probability(k: int, properties: int = 4, store: Store | None = None) -> Fraction:
+def _cached_counts(properties: int, scheduler: str | None = None) -> tuple[CapCount, ...]:
+    if properties not in _COUNTED:
+        _COUNTED[properties] = _count_caps(properties, None, None, scheduler)
+    return _COUNTED[properties]
+
+
+def no_set_probability(
+    k: int, properties: int = 4, store: Store | None = None, scheduler: str | None = None
+) -> Fraction:
     """Exact probability that k cards drawn at random from the 3^P hold no set.
 
     caps(k) / C(3^P, k), from :func:`count_caps`: read from (or computed into) ``store`` when
-    given, else computed once per process (a few seconds for P = 4). For k <= 5 the closed form
+    given, else computed once per process (a few seconds for P = 4), on the Dask cluster of
+    ``scheduler`` when given (default ``$SETLAB_SCHEDULER``). For k <= 5 the closed form
     :func:`inclusion_exclusion_caps` answers for any P; beyond that a deck with P > 4 is refused
     (a SetlabError, before any work): its caps are not counted.
 
@@ -150,7 +157,7 @@ def no_set_probability(k: int, properties: int = 4, store: Store | None = None) 
         return Fraction(inclusion_exclusion_caps(k, properties), math.comb(n, k))
     if properties > MAX_COUNTED_PROPERTIES:  # refused before any work, as count_caps does
         raise SetlabError(CAP_COUNTS_COVER)
-    counts = _cached_counts(properties) if store is None else count_caps(properties, store=store)
+    counts = count_caps(properties, store=store, scheduler=scheduler)
     caps = counts[k].caps if k < len(counts) else 0
     return Fraction(caps, math.comb(n, k))
 

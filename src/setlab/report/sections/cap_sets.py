@@ -76,7 +76,7 @@ def _largest(context: Context, properties: int, values: int) -> tuple[Number, li
         if (properties, values) not in QUICK_DECKS:
             return None
     how = f"largest_cap({properties}, {values}): {SEARCH}"
-    run = context.compute(how, largest_cap, properties, values)
+    run = context.compute(how, largest_cap, properties, values, scheduler=context.scheduler)
     record_largest_cap(context.store, run.value)
     return replace(run, value=(run.value.size, run.value.proven)), run.value.witness
 
@@ -109,7 +109,7 @@ def _count_table(context: Context) -> tuple[Number, bool]:
             )
             return context.stored(replace(result, value=rows), verify, how), True
     how = "count_caps(4): every cap class generated, double count checked level by level"
-    table = context.compute(how, lambda: tuple(count_caps(4)))
+    table = context.compute(how, lambda: tuple(count_caps(4, scheduler=context.scheduler)))
     if context.store.finished_tasks(COUNT_TABLE_JOB).get("P4") is None:
         # kept as count_caps(4, store=...) keeps it, for the next --quick run
         context.store.finish_task(COUNT_TABLE_JOB, "P4", [vars(c) for c in table.value])
@@ -168,7 +168,7 @@ def build(context: Context) -> Section:
     store = context.store if from_store else None
     odds_rows = []
     for cards, seed_odds, rounding in ((12, 30, 0.5), (15, 2700, 50)):
-        p: Fraction = no_set_probability(cards, 4, store=store)
+        p: Fraction = no_set_probability(cards, 4, store=store, scheduler=context.scheduler)
         odds = cell(float((1 - p) / p))
         claims.append(
             Claim(f"No set among {cards} random cards: exact odds against, X:1", seed_odds, odds,

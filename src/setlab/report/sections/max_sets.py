@@ -83,7 +83,7 @@ def _solved(
     Every number of the run shares one provenance: ``how`` and the run's time.
     """
     memory = Store(":memory:")
-    solver = Solver(properties, memory)
+    solver = Solver(properties, memory, scheduler=context.scheduler)
     started = time.perf_counter()
     run(solver)
     seconds = time.perf_counter() - started
@@ -135,7 +135,7 @@ def _known(
 def _maxima(context: Context, cards: range) -> tuple[dict[int, Number], Solver]:
     """M(n) for P = 4 and each n of ``cards`` (in order, from 0), solved now by a fresh solver:
     the numbers (one provenance) and the solver (its witnesses and each n's own time)."""
-    solver = Solver(4, Store(":memory:"))
+    solver = Solver(4, Store(":memory:"), scheduler=context.scheduler)
     run = context.compute(
         f"Solver(4).max(n) for n = 0..{cards[-1]} in order, on an empty store",
         lambda: [solver.max(n) for n in range(cards[-1] + 1)],
