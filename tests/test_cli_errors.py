@@ -371,3 +371,44 @@ def test_cp_sat_leaves_ctrl_c_to_python():
         "after a solve: KeyboardInterrupt",
         "during a solve: KeyboardInterrupt",
     ]
+
+
+def test_ctrl_c_during_the_exhaustive_walk_waits_for_the_slice_then_stops(monkeypatch):
+    """A SIGINT inside the parallel walk used to surface in numba's calls back into Python and
+    crash the process (exit 139) when the walk ended; now it is held until the running slice
+    returns, then raised, and no further slice starts."""
+    import os
+    import signal
+
+    from setlab.extremal import bruteforce
+
+    real, started, finished = bruteforce._gray_code_walk, [], []
+
+    def walk(*args):
+        started.append(len(started))
+        if len(started) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+        finished.append(len(finished))  # Python running inside the call, as numba's callbacks do
+        return real(*args)
+
+    monkeypatch.setattr(bruteforce, "_gray_code_walk", walk)
+    with pytest.raises(KeyboardInterrupt):
+        bruteforce.exhaustive_table(2)
+    assert started == finished == [0]  # the slice ran to its end, and it was the last one
+
+
+def test_ctrl_c_ends_the_pool_workers_with_their_running_tasks():
+    """Pool workers ignore SIGINT: an interrupted job used to wait, at exit, for every running
+    task to finish (minutes for a long search). Now its workers end with the interrupt."""
+    import multiprocessing
+    import time
+
+    from setlab.executor import run_tasks
+
+    def interrupt(done):
+        raise KeyboardInterrupt
+
+    tasks = {"quick": (0,), "slow": (600,)}
+    with pytest.raises(KeyboardInterrupt):
+        run_tasks("sleep", tasks, time.sleep, workers=2, summary=interrupt)
+    assert multiprocessing.active_children() == []
