@@ -412,3 +412,46 @@ def test_ctrl_c_ends_the_pool_workers_with_their_running_tasks():
     with pytest.raises(KeyboardInterrupt):
         run_tasks("sleep", tasks, time.sleep, workers=2, summary=interrupt)
     assert multiprocessing.active_children() == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc takes no new files")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--games", "5", "--plot", "/proc/odds.svg"],
+        ["draw", "1012", "-o", "/proc/board.svg"],
+        ["caps", "-p", "2", "--picture", "/proc/cap.svg"],
+        ["certify", "-p", "2", "--out", "/proc/bundle"],
+    ],
+)
+def test_a_directory_that_takes_no_file_is_refused_even_for_the_superuser(
+    capsys, monkeypatch, argv
+):
+    """The permission bits let a superuser (or a read-only mount) through: the simulation ran
+    and only then failed to write its plot. A file is now tried in the directory first."""
+    import setlab.cli.caps
+    import setlab.cli.common
+    import setlab.cli.game
+
+    forbid(monkeypatch, setlab.cli.game, "simulate")
+    forbid(monkeypatch, setlab.cli.caps, "largest_cap")
+    monkeypatch.setattr(setlab.cli.common.os, "access", lambda path, mode: True)  # as root
+    assert "cannot write to '/proc'" in refused(capsys, *argv)
+
+
+def test_reproduce_draws_no_progress_bar_into_a_log(capsys, monkeypatch, tmp_path):
+    """stderr that is not a terminal (a log, a pipe, CI) gets no carriage-return bars."""
+    from types import SimpleNamespace
+
+    import setlab.report
+
+    asked = {}
+
+    def build_report(out, quick=False, progress=True):
+        asked["progress"] = progress
+        return SimpleNamespace(html_path=tmp_path / "index.html", markdown_path=tmp_path / "r.md",
+                               seconds=0.0, reproduced=(1, 1))  # fmt: skip
+
+    monkeypatch.setattr(setlab.report, "build_report", build_report)
+    assert main(["reproduce", "--out", str(tmp_path)]) == 0
+    assert asked == {"progress": False} and capsys.readouterr().err == ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from setlab.cli.common import print_json
 
@@ -25,7 +26,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run_reproduce(args: argparse.Namespace) -> int:
     from setlab.report import build_report  # the whole house: only when a report is asked for
 
-    report = build_report(args.out, quick=args.quick)
+    progress = sys.stderr.isatty() and not args.json  # no bar in a log file or under --json
+    report = build_report(args.out, quick=args.quick, progress=progress)
     agreed, total = report.reproduced
     if args.json:
         print_json(
