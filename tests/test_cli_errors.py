@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -455,3 +456,47 @@ def test_reproduce_draws_no_progress_bar_into_a_log(capsys, monkeypatch, tmp_pat
     monkeypatch.setattr(setlab.report, "build_report", build_report)
     assert main(["reproduce", "--out", str(tmp_path)]) == 0
     assert asked == {"progress": False} and capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    "argv, work",
+    [
+        (["heuristic", "cmm", "-p", "2"], ("setlab.cli.heuristic", "cmm")),
+        (["heuristic", "search", "-p", "2", "-n", "5"], ("setlab.cli.heuristic", "local_search")),
+        (["caps", "-p", "2"], ("setlab.cli.caps", "largest_cap")),
+        (["caps", "count", "-p", "2"], ("setlab.cli.caps", "count_caps")),
+        (["caps", "--variant", "ultra", "-p", "2"], ("setlab.cli.caps", "largest_structure_free")),
+        (["maxsets", "-p", "2", "-n", "6"], ("setlab.extremal.maxsets", "exhaustive_table")),
+        (["maxsets", "--variant", "ultra", "-p", "2", "-n", "6"],
+         ("setlab.extremal.ultrasets", "most_ultrasets")),
+    ],
+)
+def test_a_read_only_store_is_refused_before_the_work_it_would_record(
+    capsys, monkeypatch, tmp_path, argv, work
+):
+    """A chmod 444 store used to be found out only when the finished work was written."""
+    import importlib
+    import os
+
+    from setlab.store import Store
+
+    path = tmp_path / "s.sqlite"
+    Store(path).finish_task("job", "task", 1)  # an existing store...
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: real(p, mode) and Path(p) != path)
+    monkeypatch.setenv("SETLAB_STORE", str(path))  # ...that cannot be written
+    forbid(monkeypatch, importlib.import_module(work[0]), work[1])
+    assert "is read-only" in refused(capsys, *argv)
+
+
+def test_a_read_only_store_still_answers_from_what_it_holds(capsys, monkeypatch, tmp_path):
+    import os
+
+    path = tmp_path / "s.sqlite"
+    monkeypatch.setenv("SETLAB_STORE", str(path))
+    assert main(["maxsets", "-p", "2", "-n", "6"]) == 0
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: real(p, mode) and Path(p) != path)
+    capsys.readouterr()
+    assert main(["maxsets", "-p", "2", "-n", "6"]) == 0
+    assert "M(6) = 3" in capsys.readouterr().out
