@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -371,3 +372,131 @@ def test_cp_sat_leaves_ctrl_c_to_python():
         "after a solve: KeyboardInterrupt",
         "during a solve: KeyboardInterrupt",
     ]
+
+
+def test_ctrl_c_during_the_exhaustive_walk_waits_for_the_slice_then_stops(monkeypatch):
+    """A SIGINT inside the parallel walk used to surface in numba's calls back into Python and
+    crash the process (exit 139) when the walk ended; now it is held until the running slice
+    returns, then raised, and no further slice starts."""
+    import os
+    import signal
+
+    from setlab.extremal import bruteforce
+
+    real, started, finished = bruteforce._gray_code_walk, [], []
+
+    def walk(*args):
+        started.append(len(started))
+        if len(started) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+        finished.append(len(finished))  # Python running inside the call, as numba's callbacks do
+        return real(*args)
+
+    monkeypatch.setattr(bruteforce, "_gray_code_walk", walk)
+    with pytest.raises(KeyboardInterrupt):
+        bruteforce.exhaustive_table(2)
+    assert started == finished == [0]  # the slice ran to its end, and it was the last one
+
+
+def test_ctrl_c_ends_the_pool_workers_with_their_running_tasks():
+    """Pool workers ignore SIGINT: an interrupted job used to wait, at exit, for every running
+    task to finish (minutes for a long search). Now its workers end with the interrupt."""
+    import multiprocessing
+    import time
+
+    from setlab.executor import run_tasks
+
+    def interrupt(done):
+        raise KeyboardInterrupt
+
+    tasks = {"quick": (0,), "slow": (600,)}
+    with pytest.raises(KeyboardInterrupt):
+        run_tasks("sleep", tasks, time.sleep, workers=2, summary=interrupt)
+    assert multiprocessing.active_children() == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc takes no new files")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--games", "5", "--plot", "/proc/odds.svg"],
+        ["draw", "1012", "-o", "/proc/board.svg"],
+        ["caps", "-p", "2", "--picture", "/proc/cap.svg"],
+        ["certify", "-p", "2", "--out", "/proc/bundle"],
+    ],
+)
+def test_a_directory_that_takes_no_file_is_refused_even_for_the_superuser(
+    capsys, monkeypatch, argv
+):
+    """The permission bits let a superuser (or a read-only mount) through: the simulation ran
+    and only then failed to write its plot. A file is now tried in the directory first."""
+    import setlab.cli.caps
+    import setlab.cli.common
+    import setlab.cli.game
+
+    forbid(monkeypatch, setlab.cli.game, "simulate")
+    forbid(monkeypatch, setlab.cli.caps, "largest_cap")
+    monkeypatch.setattr(setlab.cli.common.os, "access", lambda path, mode: True)  # as root
+    assert "cannot write to '/proc'" in refused(capsys, *argv)
+
+
+def test_reproduce_draws_no_progress_bar_into_a_log(capsys, monkeypatch, tmp_path):
+    """stderr that is not a terminal (a log, a pipe, CI) gets no carriage-return bars."""
+    from types import SimpleNamespace
+
+    import setlab.report
+
+    asked = {}
+
+    def build_report(out, quick=False, progress=True):
+        asked["progress"] = progress
+        return SimpleNamespace(html_path=tmp_path / "index.html", markdown_path=tmp_path / "r.md",
+                               seconds=0.0, reproduced=(1, 1))  # fmt: skip
+
+    monkeypatch.setattr(setlab.report, "build_report", build_report)
+    assert main(["reproduce", "--out", str(tmp_path)]) == 0
+    assert asked == {"progress": False} and capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    "argv, work",
+    [
+        (["heuristic", "cmm", "-p", "2"], ("setlab.cli.heuristic", "cmm")),
+        (["heuristic", "search", "-p", "2", "-n", "5"], ("setlab.cli.heuristic", "local_search")),
+        (["caps", "-p", "2"], ("setlab.cli.caps", "largest_cap")),
+        (["caps", "count", "-p", "2"], ("setlab.cli.caps", "count_caps")),
+        (["caps", "--variant", "ultra", "-p", "2"], ("setlab.cli.caps", "largest_structure_free")),
+        (["maxsets", "-p", "2", "-n", "6"], ("setlab.extremal.maxsets", "exhaustive_table")),
+        (["maxsets", "--variant", "ultra", "-p", "2", "-n", "6"],
+         ("setlab.extremal.ultrasets", "most_ultrasets")),
+    ],
+)
+def test_a_read_only_store_is_refused_before_the_work_it_would_record(
+    capsys, monkeypatch, tmp_path, argv, work
+):
+    """A chmod 444 store used to be found out only when the finished work was written."""
+    import importlib
+    import os
+
+    from setlab.store import Store
+
+    path = tmp_path / "s.sqlite"
+    Store(path).finish_task("job", "task", 1)  # an existing store...
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: real(p, mode) and Path(p) != path)
+    monkeypatch.setenv("SETLAB_STORE", str(path))  # ...that cannot be written
+    forbid(monkeypatch, importlib.import_module(work[0]), work[1])
+    assert "is read-only" in refused(capsys, *argv)
+
+
+def test_a_read_only_store_still_answers_from_what_it_holds(capsys, monkeypatch, tmp_path):
+    import os
+
+    path = tmp_path / "s.sqlite"
+    monkeypatch.setenv("SETLAB_STORE", str(path))
+    assert main(["maxsets", "-p", "2", "-n", "6"]) == 0
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: real(p, mode) and Path(p) != path)
+    capsys.readouterr()
+    assert main(["maxsets", "-p", "2", "-n", "6"]) == 0
+    assert "M(6) = 3" in capsys.readouterr().out

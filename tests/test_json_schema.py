@@ -45,6 +45,7 @@ COMMANDS = [
     ["caps", "construct", "-p", "3"],
     ["find", "--variant", "ultra", "-p", "2", "00", "01", "10", "11", "22"],
     ["find", "--variant", "4set", "-p", "2", "00", "01", "02", "03", "33"],
+    ["draw", "--variant", "ultra", "-p", "2", "00", "01", "10", "11", "22", "-o", "{tmp}/u.svg"],
     ["caps", "--variant", "ultra", "-p", "2"],
     ["maxsets", "--variant", "ultra", "-p", "2", "-n", "6"],
     ["maxsets", "--variant", "ultra", "-p", "2", "--table"],

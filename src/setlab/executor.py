@@ -103,6 +103,20 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
     )
 
 
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the workers of ``pool`` now, abandoning their tasks.
+
+    A worker ignores Ctrl-C and the pool has no public way to stop a running task, so without
+    this an interrupted command would wait, at exit, for every running task to finish.
+    """
+    workers = getattr(pool, "_processes", None) or {}  # the pool's processes (no public name)
+    for worker in list(workers.values()):
+        if worker.is_alive():
+            worker.terminate()
+    for worker in list(workers.values()):
+        worker.join(timeout=5)
+
+
 # -- a Dask cluster -------------------------------------------------------------------------------
 
 SCHEDULER_TIMEOUT = 5.0
@@ -348,6 +362,10 @@ def run_tasks(
                     finished, _ = wait(running, return_when=FIRST_COMPLETED)
                     for future in finished:
                         finish(running.pop(future), future.result())
+            except BaseException:  # Ctrl-C or a failed task: the running tasks are abandoned
+                if executor is None:
+                    _stop_workers(pool)
+                raise
             finally:
                 if executor is None:
                     pool.shutdown(wait=False, cancel_futures=True)

@@ -285,6 +285,40 @@ class Store:
         """
         return self._connection is not None or Path(self.path).exists()
 
+    def check_writable(self) -> None:
+        """Refuse (a SetlabError) a store whose file exists but cannot take a new record.
+
+        Commands that record what they compute call this before they start, so a read-only
+        store costs no work; reading one needs no call.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> path = Path(tempfile.mkdtemp()) / "s.sqlite"
+        >>> store = Store(path)
+        >>> store.check_writable()  # a new store: its place was checked when it was opened
+        >>> store.finish_task("job", "task", 1)
+        >>> store.check_writable()
+        """
+        if self.path == ":memory:" or not Path(self.path).exists():
+            return
+        path = Path(self.path)
+        try:
+            mounted_read_only = bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+        except OSError:
+            mounted_read_only = False
+        companions = [path.with_name(path.name + end) for end in ("-wal", "-shm")]
+        if (
+            mounted_read_only
+            or not os.access(path, os.W_OK)
+            or not (os.access(path.parent, os.W_OK) or all(p.exists() for p in companions))
+            or any(p.exists() and not os.access(p, os.W_OK) for p in companions)
+        ):
+            raise SetlabError(
+                f"results store {path} is read-only, and this command records its results "
+                "there: point SETLAB_STORE (or --store) at a writable one"
+            )
+
     def close(self) -> None:
         for db in (self._connection, self._empty):
             if db is not None:

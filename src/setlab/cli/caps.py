@@ -30,6 +30,7 @@ from setlab.extremal.caps import (
     odds_against,
 )
 from setlab.extremal.sidon import FREE_VARIANTS, largest_structure_free
+from setlab.extremal.sidon import PROBLEM as FREE_PROBLEM
 from setlab.render import blocking_graph_svg, deck_svg
 from setlab.store import Store, interval_text
 
@@ -128,6 +129,9 @@ def run_largest(args: argparse.Namespace) -> int:
             pictures[option] = output_path(picture, (".png", ".svg", ".pdf"), option)
     scheduler = reach_scheduler(args)
     with Store() as store:
+        stored = store.get("maxcap", args.properties, 0, {"values": args.values})
+        if stored is None or not stored.proven:
+            store.check_writable()
         result = largest_cap(
             args.properties,
             args.values,
@@ -187,6 +191,8 @@ def run_count(args: argparse.Namespace) -> int:
     scheduler = reach_scheduler(args)
     with Store() as store:
         read, when = _counted(store, args.properties)
+        if not read:
+            store.check_writable()
         started = time.perf_counter()
         table = count_caps(args.properties, store=store, scheduler=scheduler)
     origin = provenance(read, when, None if read else time.perf_counter() - started)
@@ -301,6 +307,9 @@ def run_variant_caps(args: argparse.Namespace) -> int:
         if value != default:
             raise SetlabError(f"{option} does not apply to 'setlab caps --variant'")
     with Store() as store:
+        stored = store.get(FREE_PROBLEM, args.properties, 0, {"variant": args.variant})
+        if stored is None or not stored.proven:
+            store.check_writable()
         result = largest_structure_free(args.variant, args.properties, store=store)
     values = FREE_VARIANTS[args.variant]
     words = card_words(result.witness, args.properties, values)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from setlab.bundle import write_bundle
 from setlab.cards import check_properties
-from setlab.cli.common import add_properties
+from setlab.cli.common import add_properties, writable_directory
 from setlab.errors import SetlabError
 from setlab.store import Store, default_store_path
 
@@ -42,6 +42,9 @@ def run_certify(args: argparse.Namespace) -> int:
             raise SetlabError(f"--out {out} is a file, not a directory")
         if out.is_dir() and any(out.iterdir()) and not (out / "manifest.json").exists():
             raise SetlabError(f"--out {out} is a non-empty directory that holds no proof bundle")
+        writable_directory(out if out.is_dir() else out.absolute().parent, "--out")
+    except SetlabError:
+        raise
     except (OSError, ValueError) as error:
         reason = getattr(error, "strerror", None) or error
         raise SetlabError(f"--out: cannot use '{out}': {reason}") from None

@@ -105,7 +105,32 @@ def output_path(path: str | Path, suffixes: Sequence[str], option: str) -> Path:
             raise SetlabError(f"{option}: cannot write to '{path}': permission denied")
     except OSError as error:  # a name too long for the file system, a loop of links
         raise SetlabError(f"{option}: cannot write to '{path}': {error.strerror}") from None
+    writable_directory(directory, option)
     return path
+
+
+def writable_directory(directory: str | Path, option: str) -> None:
+    """Refuse (a SetlabError) an existing ``directory`` in which no file can be created.
+
+    The permission bits do not tell (a superuser passes them; /proc, a read-only mount or a full
+    quota do not), so a nameless temporary file is made there and dropped at once.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> writable_directory(tempfile.gettempdir(), "--out")
+    >>> writable_directory("/proc", "--out")
+    Traceback (most recent call last):
+    ...
+    setlab.errors.SetlabError: --out: cannot write to '/proc': No such file or directory
+    """
+    import tempfile
+
+    try:
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as error:
+        raise SetlabError(f"{option}: cannot write to '{directory}': {error.strerror}") from None
 
 
 def add_properties(

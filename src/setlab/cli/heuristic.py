@@ -83,8 +83,9 @@ def _interval(properties: int, cards: int, sense: str, sets: int) -> tuple[int, 
 
 
 def run_cmm(args: argparse.Namespace) -> int:
-    result = cmm(args.properties)
-    with Store(args.store) as store:
+    with Store(args.store) as store:  # opened first: a store that cannot record costs no work
+        store.check_writable()
+        result = cmm(args.properties)
         improved = record_cmm(store, result)
     origin = provenance(False)
     rows = []
@@ -123,8 +124,11 @@ def run_cmm(args: argparse.Namespace) -> int:
 
 def run_search(args: argparse.Namespace) -> int:
     sense = "min" if args.minimize else "max"
-    result = local_search(args.properties, args.cards, sense, seconds=args.seconds, seed=args.seed)
-    with Store(args.store) as store:
+    with Store(args.store) as store:  # opened first: a store that cannot record costs no work
+        store.check_writable()
+        result = local_search(
+            args.properties, args.cards, sense, seconds=args.seconds, seed=args.seed
+        )
         improved = record_search(store, result)
     lower, upper = _interval(result.properties, result.cards, sense, result.sets)
     optimal = lower == upper

@@ -104,8 +104,12 @@ def run_extremes(args: argparse.Namespace) -> int:
     with Store(args.store) as store:
         solver = _solver(args, store)
         if args.table:
+            if not all(solver.get(s, n).proven for s in SENSES for n in range(solver.size + 1)):
+                store.check_writable()
             return _print_table(solver, args.json, args.command)
         read = solver.get(args.sense, args.cards).proven
+        if not read:
+            store.check_writable()
         started = time.perf_counter()
         value = solver.max(args.cards) if args.sense == "max" else solver.min(args.cards)
         seconds = time.perf_counter() - started
@@ -159,8 +163,11 @@ def _cell(low: int | None, high: int | None) -> str:
     return f"{'?' if low is None else low}..{'?' if high is None else high}"
 
 
+SENSES: tuple[Sense, Sense] = ("max", "min")
+
+
 def _print_table(solver: Solver, as_json: bool, command: str) -> int:
-    senses: tuple[Sense, Sense] = ("max", "min")
+    senses = SENSES
     read = {(s, n) for s in senses for n in range(solver.size + 1) if solver.get(s, n).proven}
     rows = solver.table()
     if as_json:
@@ -236,6 +243,7 @@ def run_ultra(args: argparse.Namespace) -> int:
         raise SetlabError(f"-n: at most {deck_size(args.properties)} cards for P = "
                           f"{args.properties}")  # fmt: skip
     with Store(args.store) as store:
+        store.check_writable()  # a table is always walked, and a value's walk records it
         started = time.perf_counter()
         if args.table:
             values = most_ultrasets_table(args.properties, store=store)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from setlab.cli.common import add_scheduler, print_json, reach_scheduler
 
@@ -27,7 +28,8 @@ def run_reproduce(args: argparse.Namespace) -> int:
     from setlab.report import build_report  # the whole house: only when a report is asked for
 
     scheduler = reach_scheduler(args)  # before any work: an unreachable one is one line
-    report = build_report(args.out, quick=args.quick, scheduler=scheduler)
+    progress = sys.stderr.isatty() and not args.json  # no bar in a log file or under --json
+    report = build_report(args.out, quick=args.quick, progress=progress, scheduler=scheduler)
     agreed, total = report.reproduced
     if args.json:
         print_json(

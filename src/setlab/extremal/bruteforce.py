@@ -20,6 +20,7 @@ from setlab.cards import check_properties, deck_size
 from setlab.errors import SetlabError
 from setlab.executor import default_scheduler, run_tasks
 from setlab.geometry import digits, third_card_table
+from setlab.kernels import interrupts_held
 
 __all__ = [
     "WALK_TASKS",
@@ -28,6 +29,10 @@ __all__ = [
     "exhaustive_table",
     "walk_chunks",
 ]
+
+WALK_SLICE = 8
+"""Assignments of the high cards walked per compiled call of :func:`exhaustive_table` (a slice
+is 1/8 of the P = 3 walk, about a second)."""
 
 
 @dataclass(frozen=True)
@@ -170,18 +175,18 @@ def _gray_code_chunk(partners, n_cards, low_bits, prefix):  # pragma: no cover -
 
 
 @nb.njit(parallel=True, cache=True)
-def _gray_code_walk(partners, n_cards, high_bits):  # pragma: no cover - compiled
-    """All subsets: one Gray-code walk of the low cards per assignment of the high cards."""
+def _gray_code_walk(partners, n_cards, high_bits, first, count):  # pragma: no cover - compiled
+    """The subsets whose high cards are assignment ``first .. first + count - 1``: one Gray-code
+    walk of the low cards per assignment."""
     low_bits = n_cards - high_bits
-    chunks = 1 << high_bits
-    best_max = np.full((chunks, n_cards + 1), -1, dtype=np.int64)
-    best_min = np.full((chunks, n_cards + 1), 1 << 40, dtype=np.int64)
-    mask_max = np.zeros((chunks, n_cards + 1), dtype=np.int64)
-    mask_min = np.zeros((chunks, n_cards + 1), dtype=np.int64)
-    for prefix in nb.prange(chunks):
-        hi, hi_mask, lo, lo_mask = _gray_code_chunk(partners, n_cards, low_bits, prefix)
-        best_max[prefix], mask_max[prefix] = hi, hi_mask
-        best_min[prefix], mask_min[prefix] = lo, lo_mask
+    best_max = np.full((count, n_cards + 1), -1, dtype=np.int64)
+    best_min = np.full((count, n_cards + 1), 1 << 40, dtype=np.int64)
+    mask_max = np.zeros((count, n_cards + 1), dtype=np.int64)
+    mask_min = np.zeros((count, n_cards + 1), dtype=np.int64)
+    for row in nb.prange(count):
+        hi, hi_mask, lo, lo_mask = _gray_code_chunk(partners, n_cards, low_bits, first + row)
+        best_max[row], mask_max[row] = hi, hi_mask
+        best_min[row], mask_min[row] = lo, lo_mask
     return best_max, mask_max, best_min, mask_min
 
 
@@ -272,8 +277,14 @@ def exhaustive_table(properties: int, *, scheduler: str | None = None) -> list[E
     if address:
         best_max, mask_max, best_min, mask_min = _walk_on_cluster(properties, high_bits, address)
     else:
-        rows = _gray_code_walk(_partners(properties), n, high_bits)
-        best_max, mask_max, best_min, mask_min = rows
+        partners, slices, assignments = _partners(properties), [], 1 << high_bits
+        for first in range(0, assignments, WALK_SLICE):  # a Ctrl-C is answered between slices
+            count = min(WALK_SLICE, assignments - first)
+            with interrupts_held():
+                slices.append(_gray_code_walk(partners, n, high_bits, first, count))
+        best_max, mask_max, best_min, mask_min = (
+            np.concatenate(p) for p in zip(*slices, strict=True)
+        )
     top = best_max.argmax(axis=0)  # per size, the chunk holding the first maximum
     bottom = best_min.argmin(axis=0)
 
