@@ -448,7 +448,7 @@ def test_reproduce_draws_no_progress_bar_into_a_log(capsys, monkeypatch, tmp_pat
 
     asked = {}
 
-    def build_report(out, quick=False, progress=True):
+    def build_report(out, quick=False, progress=True, scheduler=None):
         asked["progress"] = progress
         return SimpleNamespace(html_path=tmp_path / "index.html", markdown_path=tmp_path / "r.md",
                                seconds=0.0, reproduced=(1, 1))  # fmt: skip
