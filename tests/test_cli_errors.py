@@ -500,3 +500,17 @@ def test_a_read_only_store_still_answers_from_what_it_holds(capsys, monkeypatch,
     capsys.readouterr()
     assert main(["maxsets", "-p", "2", "-n", "6"]) == 0
     assert "M(6) = 3" in capsys.readouterr().out
+
+
+def test_drop_constant_without_a_configuration_is_refused_not_ignored(capsys, tmp_path):
+    out = tmp_path / "board.svg"
+    message = refused(capsys, "draw", "--drop-constant", "1RSD", "1RSS", "1RSO", "-o", str(out))
+    assert "--drop-constant goes with --config" in message and not out.exists()
+
+
+def test_verify_help_says_what_its_default_p_means():
+    done = subprocess.run([*SETLAB, "verify", "--help"], capture_output=True, text=True,
+                          timeout=120)  # fmt: skip
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    assert "(default: every P in the store)" in text and "default None" not in text

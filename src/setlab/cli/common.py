@@ -147,7 +147,8 @@ def add_properties(
         type=int,
         default=argparse.SUPPRESS if absent else default,
         metavar="P",
-        help=f"number of properties (default {default})",
+        help="number of properties "
+        + (f"(default {default})" if default is not None else "(default: every P in the store)"),
     )
 
 

@@ -95,6 +95,8 @@ def run_draw(args: argparse.Namespace) -> int:
         return _run_teaching(args, output)
     if args.card is not None:
         raise SetlabError("--card goes with --teaching")
+    if args.drop_constant and args.config is None:
+        raise SetlabError("--drop-constant goes with --config (a configuration's grid)")
     variant_board = args.variant is not None or args.values is not None
     if args.config is not None and (variant_board or args.apart):
         given = "--variant/--values" if variant_board else "--apart"
