@@ -227,6 +227,17 @@ def test_caps_group_options_reach_the_subcommand(capsys):
     assert [row["caps"] for row in rows] == [1, 9, 36, 72, 54]  # caps of AG(2,3), by hand
 
 
+@pytest.mark.parametrize("before", [True, False])
+def test_heuristic_options_stand_before_or_after_the_verb(capsys, tmp_path, before):
+    store = ["--store", str(tmp_path / "s.sqlite")]
+    argv = ["heuristic", "-p", "2", "--json", "cmm", *store] if before else [
+        "heuristic", "cmm", "-p", "2", "--json", *store]  # fmt: skip
+    assert main(argv) == 0
+    rows = __import__("json").loads(capsys.readouterr().out)["rows"]
+    # the nested CMM sequence of AG(2,3): the plane's most sets among its first n cards
+    assert [row["value"] for row in rows] == [0, 0, 1, 1, 2, 3, 5, 8, 12]
+
+
 @pytest.mark.parametrize(
     "argv",
     [

@@ -31,8 +31,13 @@ def register(commands: argparse._SubParsersAction) -> None:
         "heuristic",
         help="heuristic configurations with many or few sets (CMM, local search)",
         description="Heuristic lower bounds for the maximum (upper bounds for the minimum) "
-        "number of sets among n cards of AG(P,3).",
+        "number of sets among n cards of AG(P,3). -p and --json may stand before the verb.",
     )
+    # -p and --json on the group and on each verb, absent unless given (see _settle): a verb's
+    # own defaults would otherwise overwrite what was given before it
+    add_properties(group, absent=True)
+    group.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                       help="print one JSON object")  # fmt: skip
     verbs = group.add_subparsers(dest="verb", metavar="VERB")
     verbs.required = True
 
@@ -42,9 +47,10 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Vinci's consecutive-maximization method as Algorithms 1-2 of Stevens & "
         "Wilson: one nested sequence of configurations and their numbers of sets.",
     )
-    add_properties(nested)
+    add_properties(nested, absent=True)
     _add_store(nested)
-    nested.add_argument("--json", action="store_true", help="print one JSON object")
+    nested.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                        help="print one JSON object")  # fmt: skip
     nested.set_defaults(run=run_cmm)
 
     search = verbs.add_parser(
@@ -52,7 +58,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="simulated annealing over one-card swaps for n cards",
         description="Simulated annealing with restarts over swaps of one card in and one out.",
     )
-    add_properties(search)
+    add_properties(search, absent=True)
     search.add_argument("-n", "--cards", type=int_in(0), required=True, metavar="N")
     search.add_argument("--minimize", action="store_true", help="fewest sets instead of most")
     search.add_argument(
@@ -66,7 +72,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--seed", type=int_in(0), default=0, metavar="X", help="random seed (default 0)"
     )
     _add_store(search)
-    search.add_argument("--json", action="store_true", help="print one JSON object")
+    search.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                        help="print one JSON object")  # fmt: skip
     search.set_defaults(run=run_search)
 
 
@@ -82,7 +89,17 @@ def _interval(properties: int, cards: int, sense: str, sets: int) -> tuple[int, 
     return (sets, bound) if sense == "max" else (bound, sets)
 
 
+def _settle(args: argparse.Namespace) -> None:
+    """Fill in -p (default 4) and --json (default off) where given neither before nor after
+    the verb."""
+    if not hasattr(args, "properties"):
+        args.properties = 4
+    if not hasattr(args, "json"):
+        args.json = False
+
+
 def run_cmm(args: argparse.Namespace) -> int:
+    _settle(args)
     with Store(args.store) as store:  # opened first: a store that cannot record costs no work
         store.check_writable()
         result = cmm(args.properties)
@@ -123,6 +140,7 @@ def run_cmm(args: argparse.Namespace) -> int:
 
 
 def run_search(args: argparse.Namespace) -> int:
+    _settle(args)
     sense = "min" if args.minimize else "max"
     with Store(args.store) as store:  # opened first: a store that cannot record costs no work
         store.check_writable()
