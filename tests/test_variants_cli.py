@@ -91,3 +91,16 @@ def test_text_output_names_the_fourth_values(capsys):
 )
 def test_bad_variant_boards_are_one_line_errors(capsys, argv, words):
     assert words in refused(capsys, "find", *argv)
+
+
+def test_caps_variant_says_whether_it_computed_or_read_its_value(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("SETLAB_STORE", str(tmp_path / "s.sqlite"))
+    origins = []
+    for _ in range(2):
+        assert main(["caps", "--variant", "ultra", "-p", "2", "--json"]) == 0
+        answer = json.loads(capsys.readouterr().out)
+        assert answer["lower"] == answer["upper"] == 4  # AG(2,3): 4 cards with distinct sums
+        origins.append(answer["provenance"]["source"])
+    assert origins == ["computed", "store"]
+    assert main(["caps", "--variant", "ultra", "-p", "2"]) == 0
+    assert "read from the store" in capsys.readouterr().out

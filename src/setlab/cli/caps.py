@@ -308,9 +308,13 @@ def run_variant_caps(args: argparse.Namespace) -> int:
             raise SetlabError(f"{option} does not apply to 'setlab caps --variant'")
     with Store() as store:
         stored = store.get(FREE_PROBLEM, args.properties, 0, {"variant": args.variant})
-        if stored is None or not stored.proven:
+        read = stored is not None and stored.proven and stored.witness is not None
+        if not read:
             store.check_writable()
+        started = time.perf_counter()
         result = largest_structure_free(args.variant, args.properties, store=store)
+    origin = provenance(read, stored.updated if read else None,  # type: ignore[union-attr]
+                        None if read else time.perf_counter() - started)  # fmt: skip
     values = FREE_VARIANTS[args.variant]
     words = card_words(result.witness, args.properties, values)
     if args.json:
@@ -319,16 +323,16 @@ def run_variant_caps(args: argparse.Namespace) -> int:
                     "proven": result.proven, "lower": result.lower, "upper": result.upper,
                     "value": result.lower, "witness": words,
                     "witness_codes": ["".join(map(str, w)) for w in words],
-                    "method": result.method})  # fmt: skip
+                    "method": result.method, "provenance": origin})  # fmt: skip
         return 0
     noun = {"ultra": "an UltraSet", "4set": "a 4Set", "ghost": "a GhostSet"}[args.variant]
     if result.proven:
         print(f"Largest board with no {noun[noun.index(' ') + 1:]}, {args.properties} properties: "
-              f"{result.lower} cards, proven ({result.method}): any {result.lower + 1} cards hold "
-              f"{noun}")  # fmt: skip
+              f"{result.lower} cards, proven ({result.method}, {provenance_text(origin)}): any "
+              f"{result.lower + 1} cards hold {noun}")  # fmt: skip
     else:
         print(f"Largest board with no {noun[noun.index(' ') + 1:]}, {args.properties} properties: "
               f"between {result.lower} and {result.upper} cards ({result.method}; "
-              "not proven)")  # fmt: skip
+              f"not proven; {provenance_text(origin)})")  # fmt: skip
     print("  " + " ".join("".join(map(str, w)) for w in words))
     return 0
