@@ -104,7 +104,7 @@ def run_extremes(args: argparse.Namespace) -> int:
     with Store(args.store) as store:
         solver = _solver(args, store)
         if args.table:
-            if not all(solver.get(s, n).proven for s in SENSES for n in range(solver.size + 1)):
+            if len(_proven_cells(solver)) < 2 * (solver.size + 1):  # something to compute
                 store.check_writable()
             return _print_table(solver, args.json, args.command)
         read = solver.get(args.sense, args.cards).proven
@@ -166,16 +166,20 @@ def _cell(low: int | None, high: int | None) -> str:
 SENSES: tuple[Sense, Sense] = ("max", "min")
 
 
+def _proven_cells(solver: Solver) -> set[tuple[Sense, int]]:
+    """The (sense, n) of the table the store already proves."""
+    return {(s, n) for s in SENSES for n in range(solver.size + 1) if solver.get(s, n).proven}
+
+
 def _print_table(solver: Solver, as_json: bool, command: str) -> int:
-    senses = SENSES
-    read = {(s, n) for s in senses for n in range(solver.size + 1) if solver.get(s, n).proven}
+    read = _proven_cells(solver)
     rows = solver.table()
     if as_json:
         values = []
         for row in rows:
             n = row["cards"]
             item: dict[str, Any] = {"cards": n, "seconds": row["seconds"]}
-            for sense in senses:
+            for sense in SENSES:
                 value = solver.get(sense, n)
                 was_read = (sense, n) in read
                 origin = provenance(was_read, value.updated if was_read else None)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -37,8 +38,10 @@ VARIANTS = {"ultra": (3, 4), "4set": (4, 4), "ghost": (3, 6)}
 """variant -> (values per property, cards in one structure)."""
 
 
+@cache
 def group_tables(values: int, properties: int) -> tuple[np.ndarray, np.ndarray]:
-    """The sum table and the negation of the deck's group (F_3^P, or F_2^(2P) for 4 values)."""
+    """The sum table and the negation of the deck's group (F_3^P, or F_2^(2P) for 4 values),
+    built once per deck (read only)."""
     n = values**properties
     if values == 4:
         index = np.arange(n)
