@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""Standalone check of a largest-cap claim in a setlab proof bundle: no cap of AG(P,3) has more
+than s points (a witness of s points comes with it).
+
+Standalone: numpy and the standard library, nothing from setlab. It rebuilds every program of
+the claim's chain from the mathematics below, enumerates the patterns itself, and checks the
+rational multipliers exactly.
+
+The mathematics. A cap is a set S of points of AG(d,3), no three on a line (x + y + z = 0).
+Known here without a certificate: a line holds at most 2 points of a cap, and AG(2,3) at most 4
+(every subset of the 9 points is tried).
+
+A pencil program (d, n, c, l): for an n-cap S of AG(d,3), take a codimension-2 direction U. Its
+nine cells (translates of U) form AG(2,3); the 12 lines of that plane are the hyperplanes through
+U, four parallel classes of three. A pattern is the nine sizes |S n cell| (each <= c, a proven
+bound for AG(d-2,3)); each line's sum (a hyperplane size) is <= l, proven for AG(d-1,3); a line's
+sorted triple must not be a split proven impossible earlier. Variables: z_p >= 0 (directions with
+pattern p), w_t >= 0 (hyperplane classes whose sizes sort to t, sum n, parts <= l). With
+K(k) = (3^k - 1)/2 and G(m) the number of 2-dimensional subspaces of F_3^m:
+
+  pencils          sum z = G(d) (codimension-2 directions are 2-dim subspaces of the dual)
+  class t          sum_p z_p #(classes of p of type t) - K(d-1) w_t = 0
+                   (a hyperplane direction contains K(d-1) codimension-2 directions)
+  classes          sum w = K(d)
+  hyperplane 2, 3  sum_t w_t sum_{h in t} C(h,j) = C(n,j) K(d-j+1) (the hyperplanes through a
+                   line, j = 2; through a plane, j = 3: three cap points span a plane)
+  cell 2, 3        sum over the cells of all patterns C(f,j) = C(n,j) G(d-j+1) (codimension-2
+                   flats through a line, a plane)
+  inner j h        sum over the lines of sum h of all patterns, of their cells' C(f,j), equals
+                   C(h,j) K(d-j) n_h, n_h = sum_t w_t #(h in t): inside a hyperplane of h points
+                   its codimension-1 flats hold that many pairs (triples); each (hyperplane, flat
+                   of it) is a (line, cell) of the pencil of the flat's direction.
+
+A step with "forced" t adds w_t >= 1. Multipliers y refute {A x = b, x >= lo} when every column
+has y.A_col <= 0 and y.(b - A lo) > 0. A step without "forced" proves that AG(d,3) has no n-cap
+(so its largest cap has at most n - 1 points, a bound for later steps); a forced step proves that
+no n-cap of AG(d,3) meets the three hyperplanes of a class in t, a split a later step forbids.
+
+A "sections" step (d = 4, sorted a <= 3 < 5 <= b <= c) is searched here: the parts A, B, C in
+x_0 = 0, 1, 2. A pair of B x C completes to a point of the first hyperplane, which A avoids (the
+pairs A x B, A x C complete to those same points). The maps (x_0, y) -> (x_0, M y + u) keep each
+hyperplane and act on the second as AGL(3,3), transitive on affine frames; B spans AG(3,3) (a
+plane holds at most 4 cap points), so B holds 0, e1, e2, e3. Every such b-cap B meets every c-cap
+C, and the claim holds when no free set holds an a-cap.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from math import comb
+from typing import Any
+
+import numpy as np
+
+__all__ = ["check_largest_cap"]
+
+
+def _k(m: int) -> int:
+    return (3**m - 1) // 2 if m >= 0 else 0
+
+
+def _g(m: int) -> int:
+    """2-dimensional subspaces of F_3^m: pairs of independent vectors over |GL(2,3)| = 48."""
+    if m < 2:
+        return 0
+    return (3**m - 1) * (3**m - 3) // 48
+
+
+def _cap_size_of_plane() -> int:
+    points = list(itertools.product(range(3), repeat=2))
+    best = 0
+    for mask in range(1 << 9):
+        chosen = [points[i] for i in range(9) if mask >> i & 1]
+        if len(chosen) <= best:
+            continue
+        if all((x[0] + y[0] + z[0]) % 3 or (x[1] + y[1] + z[1]) % 3
+               for x, y, z in itertools.combinations(chosen, 3)):  # fmt: skip
+            best = len(chosen)
+    return best
+
+
+# the 12 lines of the 3 x 3 grid of cells (i, j) -> 3i + j, by class: i, j, i + j, i + 2j fixed
+_CLASSES = [[[3 * i + j for i in range(3) for j in range(3) if (u * i + v * j) % 3 == c]
+             for c in range(3)] for u, v in ((1, 0), (0, 1), (1, 1), (1, 2))]  # fmt: skip
+
+
+def _patterns(n: int, cell: int, line: int, banned: set[tuple[int, ...]]) -> np.ndarray:
+    """(count, 9) every pattern: rows of the grid first, then the other three classes tested."""
+    good = np.zeros((cell + 1,) * 3, dtype=bool)
+    for t in itertools.product(range(cell + 1), repeat=3):
+        good[t] = sum(t) <= line and tuple(sorted(t)) not in banned
+    rows = np.array([t for t in itertools.product(range(cell + 1), repeat=3) if good[t]])
+    by_sum = {s: rows[rows.sum(1) == s] for s in range(3 * cell + 1)}
+    others = [ln for cls in _CLASSES[1:] for ln in cls]
+    found = []
+    for first in rows:
+        rest = n - int(first.sum())
+        for s in range(rest + 1):
+            second, third = by_sum.get(s), by_sum.get(rest - s)
+            if second is None or third is None or not len(second) or not len(third):
+                continue
+            grid = np.concatenate([
+                np.broadcast_to(first, (len(second), len(third), 3)),
+                np.broadcast_to(second[:, None, :], (len(second), len(third), 3)),
+                np.broadcast_to(third[None, :, :], (len(second), len(third), 3)),
+            ], axis=2).reshape(-1, 9)  # fmt: skip
+            keep = np.ones(len(grid), dtype=bool)
+            for ln in others:
+                keep &= good[grid[:, ln[0]], grid[:, ln[1]], grid[:, ln[2]]]
+            found.append(grid[keep])
+    return np.concatenate(found) if found else np.zeros((0, 9), dtype=np.int64)
+
+
+def _columns(grids: np.ndarray) -> list[tuple[tuple[tuple[int, int, int], ...], ...]]:
+    """The distinct patterns up to what their columns see: per class, its three sorted lines."""
+    codes = []
+    for cls in _CLASSES:
+        lines = np.sort(np.stack([grids[:, ln] for ln in cls], axis=1), axis=2)  # (m, 3, 3)
+        code = (lines[:, :, 0] * 100 + lines[:, :, 1] * 10 + lines[:, :, 2])
+        codes.append(np.sort(code, axis=1))
+    stacked = np.stack(codes, axis=1)  # (m, 4, 3)
+    flat = np.sort(stacked[:, :, 0] * 10**6 + stacked[:, :, 1] * 1000 + stacked[:, :, 2], axis=1)
+    unique = np.unique(flat, axis=0)
+    result = []
+    for row in unique:
+        classes = []
+        for value in row:
+            lines = (int(value) // 10**6, int(value) // 1000 % 1000, int(value) % 1000)
+            classes.append(tuple((x // 100, x // 10 % 10, x % 10) for x in lines))
+        result.append(tuple(classes))
+    return result
+
+
+def _check_program(step: dict[str, Any], banned: set[tuple[int, ...]]) -> list[str]:
+    d, n = int(step["dimension"]), int(step["cards"])
+    cell, line = int(step["cell_max"]), int(step["line_max"])
+    y = {name: Fraction(value) for name, value in step["multipliers"].items()}
+    types = [t for t in itertools.combinations_with_replacement(range(line + 1), 3)
+             if sum(t) == n]  # fmt: skip
+    names = {"pencils", "classes", "hyperplane 2", "hyperplane 3", "cell 2", "cell 3"}
+    names |= {f"class {a}_{b}_{c}" for a, b, c in types}
+    names |= {f"inner {j} {h}" for j in (2, 3) for h in range(line + 1)}
+    unknown = set(y) - names
+    if unknown:
+        return [f"multipliers of rows the program has not: {sorted(unknown)[:3]}"]
+
+    def get(name: str) -> Fraction:
+        return y.get(name, Fraction(0))
+
+    def w_column(t: tuple[int, ...]) -> Fraction:
+        total = get("classes") - _k(d - 1) * get(f"class {t[0]}_{t[1]}_{t[2]}")
+        for h in t:
+            total += comb(h, 2) * get("hyperplane 2") + comb(h, 3) * get("hyperplane 3")
+            total -= comb(h, 2) * _k(d - 2) * get(f"inner 2 {h}")
+            total -= comb(h, 3) * _k(d - 3) * get(f"inner 3 {h}")
+        return total
+
+    errors = []
+    worst = [t for t in types if w_column(t) > 0]
+    if worst:
+        errors.append(f"the column of class type {worst[0]} has y.A > 0")
+    for pattern in _columns(_patterns(n, cell, line, banned)):
+        total = get("pencils")
+        for cls in pattern:
+            t = sorted(sum(ln) for ln in cls)
+            total += get(f"class {t[0]}_{t[1]}_{t[2]}")
+            for ln in cls:
+                h = sum(ln)
+                for j in (2, 3):
+                    inside = sum(comb(f, j) for f in ln)
+                    total += inside * get(f"inner {j} {h}") + Fraction(inside, 4) * get(f"cell {j}")
+        if total > 0:
+            errors.append(f"the column of pattern {pattern} has y.A > 0")
+            break
+    rhs = (get("pencils") * _g(d) + get("classes") * _k(d)
+           + get("hyperplane 2") * comb(n, 2) * _k(d - 1)
+           + get("hyperplane 3") * comb(n, 3) * _k(d - 2)
+           + get("cell 2") * comb(n, 2) * _g(d - 1)
+           + get("cell 3") * comb(n, 3) * _g(d - 2))  # fmt: skip
+    if "forced" in step:
+        rhs -= w_column(tuple(sorted(int(v) for v in step["forced"])))
+    if rhs <= 0:
+        errors.append(f"y.(b - A lo) = {rhs} is not positive")
+    return errors
+
+
+def _caps3(k: int) -> np.ndarray:
+    """(count, k) every k-cap of AG(3,3) as sorted point indices (x, y, z) -> 9x + 3y + z, grown
+    one point at a time in numpy, the new point larger than the rest."""
+    points = np.array(list(itertools.product(range(3), repeat=3)))
+    third = ((-(points[:, None, :] + points[None, :, :])) % 3) @ np.array([9, 3, 1])
+    level = np.arange(27)[:, None]
+    for _ in range(k - 1):
+        grown = []
+        for new in range(27):
+            rows = level[level[:, -1] < new]
+            # new joins a row unless it completes a pair (new, x) of the row to a third row point
+            completing = third[new][rows]
+            bad = (completing[:, :, None] == rows[:, None, :]).any(axis=(1, 2))
+            grown.append(np.hstack([rows[~bad], np.full((int((~bad).sum()), 1), new)]))
+        level = np.concatenate(grown)
+    return level
+
+
+def _sections_impossible(sections: list[int]) -> bool:
+    a, b, c = sorted(int(v) for v in sections)
+    if a > 3 or b < 5:
+        raise ValueError("a sections step needs a <= 3 < 5 <= b <= c")
+    points = np.array(list(itertools.product(range(3), repeat=3)))
+    weights = np.array([9, 3, 1])
+    lines = {frozenset(int(v) for v in ((x, y, (-(points[x] + points[y])) % 3 @ weights)))
+             for x in range(27) for y in range(x + 1, 27)}  # fmt: skip
+    frame = {0, 1, 3, 9}
+    bs = [row for row in _caps3(b) if frame <= set(row.tolist())]
+    cs = _caps3(c)
+    for first in bs:
+        completes = (-(points[first][:, None, :] + points[None, :, :])) % 3 @ weights  # (b, 27)
+        hit = np.zeros((len(cs), 27), dtype=bool)
+        for j in range(c):
+            hit[np.arange(len(cs))[:, None], completes[:, cs[:, j]].T] = True
+        free = 27 - hit.sum(1)
+        if (free > a).any() or (a < 3 and (free == a).any()):
+            return False
+        if a == 3:
+            for row in np.flatnonzero(free == 3):
+                if frozenset(np.flatnonzero(~hit[row]).tolist()) not in lines:
+                    return False
+    return True
+
+
+def check_largest_cap(claim: dict[str, Any]) -> list[str]:
+    """Errors of a largest-cap claim (an empty list when it holds)."""
+    p, value = int(claim["properties"]), int(claim["value"])
+    witness = [tuple(int(v) % 3 for v in w) for w in claim["witness"]]
+    errors = []
+    if len(set(witness)) != value or any(len(w) != p for w in witness):
+        errors.append(f"the witness is not {value} distinct points of AG({p},3)")
+    members = set(witness)
+    for x, y in itertools.combinations(witness if not errors else [], 2):
+        if tuple((-(u + v)) % 3 for u, v in zip(x, y, strict=True)) in members:
+            errors.append(f"the witness holds the line through {x} and {y}")
+            break
+    proof = claim.get("proof") or {}
+    if proof.get("method") != "pencil chain":
+        return [*errors, f"unknown method {proof.get('method')!r}"]
+    largest = {0: 1, 1: 2, 2: _cap_size_of_plane()}  # proven upper bounds by dimension
+    splits: dict[int, set[tuple[int, ...]]] = {}  # dimension -> impossible sorted sections
+    for step in proof["steps"]:
+        d, n = int(step["dimension"]), int(step["cards"])
+        label = step.get("lemma", f"step d = {d}, n = {n}")
+        if "sections" in step:
+            if d != 4 or sum(int(v) for v in step["sections"]) != n:
+                errors.append(f"{label}: a sections step is for AG(4,3) and sums to n")
+            elif _sections_impossible(step["sections"]):
+                splits.setdefault(d, set()).add(tuple(sorted(int(v) for v in step["sections"])))
+            else:
+                errors.append(f"{label}: the search found such a cap")
+            continue
+        cell, line = int(step["cell_max"]), int(step["line_max"])
+        banned = {tuple(sorted(int(v) for v in t)) for t in step.get("forbidden", [])}
+        if largest.get(d - 2, 10**9) > cell or largest.get(d - 1, 10**9) > line:
+            errors.append(f"{label}: cell or line bound not proven ({cell}, {line})")
+            continue
+        if not banned <= splits.get(d - 1, set()):
+            errors.append(f"{label}: forbids splits not proven impossible")
+            continue
+        failed = _check_program(step, banned)
+        if failed:
+            errors += [f"{label}: {e}" for e in failed]
+            continue
+        if "forced" in step:
+            splits.setdefault(d, set()).add(tuple(sorted(int(v) for v in step["forced"])))
+        else:
+            largest[d] = min(largest.get(d, n - 1), n - 1)
+    if not errors and largest.get(p) != value:
+        errors.append(f"the chain bounds AG({p},3) by {largest.get(p)}, not {value}")
+    return errors
