@@ -232,7 +232,8 @@ def write_bundle(store: Store, properties: int, directory: str | os.PathLike[str
             level = {"name": name, "cards": cards, "representatives": representatives}
             (work / file).write_text(json.dumps(level, separators=(",", ":")) + "\n")
         variants = _write_variants(work, store, properties)
-        _write_manifest(work, properties, entries, variants)
+        caps = _write_caps(work, store, properties)
+        _write_manifest(work, properties, entries, variants, caps)
         checker = resources.files("setlab") / "proofcheck"
         for source in checker.iterdir():
             if source.name.endswith(".py"):
@@ -316,6 +317,25 @@ def _write_variants(work: Path, store: Store, properties: int) -> list[dict[str,
     return entries
 
 
+def _write_caps(work: Path, store: Store, properties: int) -> list[dict[str, Any]]:
+    """The largest cap of AG(P,3), when ``store`` holds it proven by the pencil chain (P = 5:
+    the exhaustive generation of P <= 4 has no certificate of its own; M(n) and m(n) cover it)."""
+    from setlab.extremal.caps.largest import PENCIL_METHOD
+
+    stored = store.get("maxcap", properties, 0, {"values": 3})
+    proof = None if stored is None else stored.proof
+    if stored is None or not stored.proven or not proof or proof.get("method") != PENCIL_METHOD:
+        return []
+    (work / "caps").mkdir()
+    file = f"caps/largest-P{properties}.json"
+    claim = {"kind": "largest cap", "properties": properties, "value": stored.value,
+             "witness": [list(vector_of(c, properties)) for c in sorted(stored.witness or [])],
+             "proof": {"method": PENCIL_METHOD, "steps": proof["steps"]}}  # fmt: skip
+    (work / file).write_text(json.dumps(claim) + "\n")
+    return [{"file": file, "properties": properties, "value": stored.value,
+             "method": PENCIL_METHOD}]  # fmt: skip
+
+
 def _most_proof(result: Result, size: int) -> dict[str, Any]:
     """The bundle's proof of a proven most-UltraSets value, from its store method."""
     method = result.bound_method or ""
@@ -348,7 +368,8 @@ def _classes_file(properties: int, k: int) -> str:
 
 
 def _write_manifest(work: Path, properties: int, entries: list[dict[str, Any]],
-                    variants: list[dict[str, Any]]) -> None:  # fmt: skip
+                    variants: list[dict[str, Any]],
+                    caps: list[dict[str, Any]]) -> None:  # fmt: skip
     from setlab import __version__
 
     manifest = {
@@ -361,6 +382,7 @@ def _write_manifest(work: Path, properties: int, entries: list[dict[str, Any]],
         "check": "python check.py DIR",
         "values": entries,
         "variants": variants,
+        "caps": caps,
     }
     (work / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
 

@@ -11,6 +11,7 @@ a base proof, and a cycle fails; a search record is checked against the levels i
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import asdict, dataclass
 from functools import cache
@@ -44,9 +45,10 @@ __all__ = [
 Key = tuple[int, int, Sense]
 """(P, n, sense): one stored value, M_P(n) for ``"max"``, m_P(n) for ``"min"``."""
 
-BASE_METHODS = ("trivial", "exhaustive", "search", "bounds")
+BASE_METHODS = ("trivial", "exhaustive", "search", "bounds", "no cap")
 """Proof methods that cite no other value of the same problem pair (a slice program cites the
-values of dimension P - 1, which rest on their own base proofs)."""
+values of dimension P - 1, which rest on their own base proofs; "no cap" rests on the stored
+largest cap and its pencil chain)."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,19 @@ def check_bound(
             and bound == identity - proof["max_bound"]
         )
         return _check(result, "bound", ok, f"from M({size - n}) <= {proof.get('max_bound')}")
+    if method == "no cap":
+        largest = proof.get("largest_cap")
+        cap = store.get("maxcap", p, 0, {"values": 3})
+        ok = (
+            result.sense == "min"
+            and bound == 1
+            and cap is not None
+            and cap.proven
+            and cap.value == largest
+            and n > largest
+            and _cap_chain_holds(cap)
+        )
+        return _check(result, "bound", ok, f"no cap of AG({p},3) has more than {largest} cards")
     if method == "search":
         return _check_search(result, proof, rerun, store, scheduler)
     if method == "bounds":
@@ -158,6 +173,27 @@ def check_bound(
         )
         return _check(result, "bound", ok, f"verify_max_bound ({proof['record'].get('method')})")
     return _check(result, "bound", False, f"unknown proof method {method!r}")
+
+
+_CHAINS: dict[str, bool] = {}
+"""Verdicts of the standalone checker on the pencil chains met (by their JSON text)."""
+
+
+def _cap_chain_holds(cap: Result) -> bool:
+    """The stored largest cap's pencil chain passes ``proofcheck/caps_check.py`` (once per
+    chain and process: about 30 s for AG(5,3))."""
+    from setlab.proofcheck.caps_check import check_largest_cap
+
+    steps = (cap.proof or {}).get("steps")
+    if not steps:
+        return False
+    claim = {"properties": cap.properties, "value": cap.value,
+             "witness": [list(vector_of(c, cap.properties)) for c in cap.witness or []],
+             "proof": {"method": "pencil chain", "steps": steps}}  # fmt: skip
+    text = json.dumps(claim, sort_keys=True)
+    if text not in _CHAINS:
+        _CHAINS[text] = not check_largest_cap(claim)
+    return _CHAINS[text]
 
 
 def citations(result: Result) -> list[Key]:

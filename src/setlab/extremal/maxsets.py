@@ -26,6 +26,7 @@ from setlab.errors import SetlabError
 from setlab.extremal.bigcaps import best_construction
 from setlab.extremal.bounds import max_upper_bound
 from setlab.extremal.bruteforce import exhaustive_table
+from setlab.extremal.caps.largest import largest_cap
 from setlab.extremal.heuristics import local_search
 from setlab.extremal.identities import complement_sum, least_degree_bound, total_lines
 from setlab.extremal.search import job_name, search
@@ -339,6 +340,16 @@ class Solver:
             self._cap = built
         return self._cap
 
+    def _beyond_largest_cap(self, cards: int) -> bool:
+        """True when n cards must hold a set because a proof that no larger cap exists is known
+        beyond the searches: AG(5,3), whose 45-cap the pencil chain proves maximal
+        (:func:`setlab.extremal.caps.largest.largest_cap`, kept in the store). For P <= 4 the
+        searches settle every value anyway."""
+        if self.properties != 5 or cards <= len(self.cap()):
+            return False
+        largest = largest_cap(self.properties, store=self.store)
+        return largest.proven and largest.size == len(self.cap())
+
     def _trivial(self, sense: Sense, cards: int) -> bool:
         """Record n <= 2 (no sets) and n = N (every line); True when it applied."""
         if 2 < cards < self.size:
@@ -569,6 +580,8 @@ class Solver:
             cap = self.cap()[: self.size - cards]
             self._witness("max", self._complement(cap), "complement of cap")
             return self._max_from_min(cards, 0)
+        if self._beyond_largest_cap(self.size - cards):  # m(N-n) >= 1
+            self._max_from_min(cards, 1)
         if self.size - cards <= self.min_search_cards:  # M(n) from m(N-n) by the identity
             low = self.get("min", self.size - cards)
             if low.witness is not None:
@@ -632,6 +645,8 @@ class Solver:
             self._bound("min", cards, 0, {"method": "trivial", "argument": "counts are >= 0"})
             return
         self._bound("min", cards, 0, {"method": "trivial", "argument": "counts are >= 0"})
+        if self._beyond_largest_cap(cards):
+            self._bound("min", cards, 1, {"method": "no cap", "largest_cap": len(self.cap())})
         identity = complement_sum(self.properties, cards)
         searching = cards <= self.min_search_cards
         if searching:  # only the witnesses of M(N-n): its bound comes from this minimum

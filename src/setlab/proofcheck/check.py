@@ -649,6 +649,34 @@ def check_variants(bundle: Bundle) -> tuple[int, int]:
     return passed, failed
 
 
+def check_caps(bundle: Bundle) -> tuple[int, int]:
+    """Check each largest-cap claim of the manifest (caps_check.py); a line each; (passed,
+    failed)."""
+    entries = bundle.manifest.get("caps", [])
+    check_largest_cap = load_sibling("caps_check", "check_largest_cap") if entries else None
+    passed = failed = 0
+    for entry in entries:
+        label = f"largest cap of AG({entry.get('properties')},3)"
+        try:
+            claim = json.loads((bundle.root / entry["file"]).read_text())
+            if check_largest_cap is None:
+                errors = ["caps_check.py is missing next to check.py"]
+            elif any(claim.get(f) != entry.get(f) for f in ("properties", "value")):
+                errors = ["the file and the manifest claim different values"]
+            else:
+                errors = check_largest_cap(claim)
+        except (KeyError, TypeError, ValueError, IndexError, OSError) as error:
+            errors = [f"malformed bundle: {type(error).__name__}: {error}"]
+        if errors:
+            failed += 1
+            print(f"FAIL {label} = {entry.get('value')} ({entry.get('file')}): "
+                  + "; ".join(errors[:3]))  # fmt: skip
+        else:
+            passed += 1
+            print(f"ok   {label} = {entry['value']} ({claim['proof']['method']})")
+    return passed, failed
+
+
 def check_value(bundle: Bundle, key: tuple[int, int, str], run: Runner,
                 trail: tuple[tuple[int, int, str], ...] = ()) -> list[str]:  # fmt: skip
     """Errors of one value: its witness, its proof, and every value its proof cites."""
@@ -840,6 +868,8 @@ def main(argv: list[str]) -> int:
                 passed += 1
                 print(f"ok   {name(key)} = {value['value']} ({method})")
         more_passed, more_failed = check_variants(bundle)
+        passed, failed = passed + more_passed, failed + more_failed
+        more_passed, more_failed = check_caps(bundle)
         passed, failed = passed + more_passed, failed + more_failed
     finally:
         run.close()

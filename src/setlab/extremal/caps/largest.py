@@ -3,11 +3,13 @@
 A first witness comes from a construction or a greedy cap; the generation of
 :mod:`setlab.extremal.caps.generate` then expands only the caps that may still grow past it (at
 most M(P - 1, V) cards in every slice, the proven maximum of the deck with one property fewer),
-so an empty level proves the maximum.
+so an empty level proves the maximum. AG(5,3) is out of the generation's reach: there the
+pencil programs of :mod:`setlab.extremal.caps.pencils` prove that no 46-cap exists.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -20,16 +22,23 @@ from setlab.errors import SetlabError
 from setlab.extremal.bigcaps import best_construction
 from setlab.extremal.caps.deck import Deck, deck, free_cards, is_cap
 from setlab.extremal.caps.generate import generate
+from setlab.extremal.caps.pencils import largest_cap_certificate
 from setlab.geometry import indices_of
 from setlab.store import Store
 
 __all__ = [
+    "PENCIL_METHOD",
     "LargestCap",
     "largest_cap",
     "largest_cap_size_bound",
     "record_largest_cap",
     "verify_largest_cap_proof",
 ]
+
+
+PENCIL_METHOD = "pencil chain"
+"""The proof method of AG(5,3)'s largest cap: the steps of
+:func:`~setlab.extremal.caps.pencils.largest_cap_certificate`, each with its Farkas multipliers."""
 
 
 @dataclass(frozen=True)
@@ -77,8 +86,10 @@ def largest_cap(
     :func:`setlab.extremal.bigcaps.best_construction` (V = 3) or greedy completion; then the
     pruned generation of :func:`generate` either finds bigger caps or proves that none exists.
     The proof record lists, per level, the classes expanded and pruned. With a ``time_limit``
-    that runs out the best witness is returned with ``proven=False``. For AG(P,3) with P >= 6,
-    and P = 5 unless a ``time_limit`` asks for a search, the construction is returned unproven.
+    that runs out the best witness is returned with ``proven=False``. For AG(5,3), unless a
+    ``time_limit`` asks for a search, the 45-cap construction is proven maximal by the pencil
+    chain (:func:`~setlab.extremal.caps.pencils.largest_cap_certificate`, about 10 s), its
+    steps kept in the proof record; for P >= 6 the construction is returned unproven.
     A proven result already in ``store`` is returned as stored. ``scheduler``: a Dask cluster
     for the generation's tasks (:func:`generate`).
 
@@ -97,8 +108,19 @@ def largest_cap(
             return LargestCap(
                 properties, values, len(witness), True, witness, proof, stored.updated
             )
-    if values == 3 and (properties >= 6 or (properties == 5 and time_limit is None)):
-        # AG(5,3) has far too many classes of caps to exhaust: report the construction
+    if values == 3 and properties == 5 and time_limit is None:
+        # AG(5,3) has far too many classes of caps to exhaust: the pencil programs prove 45
+        witness = sorted(indices_of(best_construction(properties)).tolist())
+        started = time.perf_counter()
+        chain = largest_cap_certificate(properties)
+        proven = len(witness) == chain["value"]
+        proof = {"method": PENCIL_METHOD, "steps": chain["steps"],
+                 "seconds": time.perf_counter() - started, "finished": proven}  # fmt: skip
+        if store is not None:
+            _record_largest(store, properties, values, witness, "pencil programs", proof)
+        return LargestCap(properties, values, len(witness), proven, witness, proof)
+    if values == 3 and properties >= 6:
+        # AG(6,3) and up: report the construction
         witness = indices_of(best_construction(properties)).tolist()
         proof = {"method": "construction (product of Hill-type caps); no search", "finished": False}
         if store is not None:
@@ -173,6 +195,8 @@ def record_largest_cap(store: Store, result: LargestCap, method: str | None = No
     if method is None:
         searched = "levels" in result.proof or "counts" in result.proof
         method = "canonical augmentation" if searched else "construction"
+        if result.proof.get("method") == PENCIL_METHOD:
+            method = "pencil programs"
     _record_largest(store, result.properties, result.values, result.witness, method, result.proof)
 
 
