@@ -48,6 +48,12 @@ QUICK_DECKS = frozenset({(2, 2), (3, 2), (4, 2), (1, 3), (2, 3), (3, 3), (4, 3),
 """Decks computed with ``--quick`` when the store has no proven result (the others are read
 from the store if there, else left out)."""
 
+PENCIL_PROVEN = 5
+"""The dimension whose largest cap the pencil chain proves (:mod:`setlab.extremal.caps.pencils`)."""
+
+PENCIL_STATUS = ("the maximum, proven by setlab's pencil chain (no 46-cap; the theorem of Edel, "
+                 "Ferret, Landjev, Storme 2002)")  # fmt: skip
+
 BIG_CAPS = (
     (5, "a construction; 45 is the maximum (Edel, Ferret, Landjev, Storme 2002), not proven here"),
     (6, "a construction; 112 is the maximum (Potechin 2008), not proven here"),
@@ -180,6 +186,13 @@ def build(context: Context) -> Section:
     for properties, status in BIG_CAPS:
         n = context.compute(f"best_construction({properties}), no set by find_set_in",
                             _construction, properties)  # fmt: skip
+        if properties == PENCIL_PROVEN:
+            how = f"largest_cap({properties}, 3): pencil chain (exact Farkas certificates)"
+            run = context.compute(how, largest_cap, properties, 3)
+            record_largest_cap(context.store, run.value)
+            if run.value.proven and run.value.size == n.value:
+                n = replace(run, value=run.value.size)
+                status = PENCIL_STATUS
         big.append((str(properties), n, status))
 
     witness = largest[(4, 3)][1]
@@ -253,7 +266,9 @@ def build(context: Context) -> Section:
                 ("P", "cards in the cap", "status"),
                 tuple(big),
                 caption="Big caps: setlab's constructions (`best_construction`), each checked "
-                "for sets by `find_set_in`; constructions, not proofs of maximality.",
+                "for sets by `find_set_in`; P = 5 proven maximal by the pencil chain "
+                "(`setlab caps -p 5`, re-checked by the proof bundle's `caps_check.py`), P = 6 "
+                "a construction only.",
             ),
             *figures,
         ),
