@@ -198,3 +198,13 @@ def test_verify_checks_a_no_cap_bound_by_the_standalone_chain():
         assert check_bound(good, store).ok and check_citations(good, store).ok
         assert not check_bound(_no_cap_bound(store, 45, 45), store).ok  # 45 cards hold no set
         assert not check_bound(_no_cap_bound(store, 47, 44), store).ok  # not the stored size
+
+
+def test_the_checker_refuses_a_forced_type_of_another_size():
+    """A forced class type must be one of the program's (sum n): else the lemma it would add
+    (a split impossible for n-caps) would be about caps of another size."""
+    step = {"lemma": "x", "dimension": 4, "cards": 20, "cell_max": 4, "line_max": 9,
+            "forced": [0, 0, 5], "multipliers": {}}  # fmt: skip
+    claim = _claim(4)
+    claim["proof"]["steps"].insert(2, step)
+    assert any("forced type" in e for e in check_largest_cap(claim))

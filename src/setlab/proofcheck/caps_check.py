@@ -144,6 +144,8 @@ def _check_program(step: dict[str, Any], banned: set[tuple[int, ...]]) -> list[s
     unknown = set(y) - names
     if unknown:
         return [f"multipliers of rows the program has not: {sorted(unknown)[:3]}"]
+    if "forced" in step and tuple(sorted(int(v) for v in step["forced"])) not in types:
+        return [f"the forced type {step['forced']} is not three sizes <= {line} summing to {n}"]
 
     def get(name: str) -> Fraction:
         return y.get(name, Fraction(0))
@@ -259,6 +261,9 @@ def check_largest_cap(claim: dict[str, Any]) -> list[str]:
             continue
         cell, line = int(step["cell_max"]), int(step["line_max"])
         banned = {tuple(sorted(int(v) for v in t)) for t in step.get("forbidden", [])}
+        if d < 3 or d > p:
+            errors.append(f"{label}: pencil steps are for 3 <= d <= P")
+            continue
         if largest.get(d - 2, 10**9) > cell or largest.get(d - 1, 10**9) > line:
             errors.append(f"{label}: cell or line bound not proven ({cell}, {line})")
             continue

@@ -62,6 +62,8 @@ from setlab.geometry import digits, lines, third_card_table
 
 __all__ = [
     "CAP_CHAIN",
+    "PLANE_LINES",
+    "TWENTY_CAP_SPLITS",
     "PencilProgram",
     "gaussian_binomial",
     "largest_cap_certificate",
@@ -90,18 +92,19 @@ def gaussian_binomial(n: int, k: int) -> int:
 
 def _plane_lines() -> np.ndarray:
     """(12, 3) cells of the lines of AG(2,3), rows 3c, 3c+1, 3c+2 the parallel class c."""
-    lines = []
-    for a, b in ((0, 1), (1, 0), (1, 1), (1, 2)):
+    found = []
+    for a, b in ((0, 1), (1, 0), (1, 1), (1, 2)):  # the four directions of AG(2,3)
         seen: list[tuple[int, ...]] = []
         for i, j in itertools.product(range(3), repeat=2):
             line = tuple(sorted(3 * ((i + t * a) % 3) + (j + t * b) % 3 for t in range(3)))
             if line not in seen:
                 seen.append(line)
-        lines += seen
-    return np.array(lines, dtype=np.int64)
+        found += seen
+    return np.array(found, dtype=np.int64)
 
 
 PLANE_LINES = _plane_lines()
+"""The twelve lines of AG(2,3) as cells 3i + j; rows 3c, 3c + 1, 3c + 2 form parallel class c."""
 
 
 @nb.njit(cache=True)
@@ -308,13 +311,18 @@ def pencil_program(
 def refute(program: PencilProgram) -> dict[str, Fraction] | None:
     """Exact Farkas multipliers y (row name -> fraction) refuting ``program``, or None.
 
-    HiGHS finds a sparse float y with y^T A <= 0 and y^T (b - A lower) >= 1; it is rounded to
-    fractions of growing denominators until the exact check (integer arithmetic) passes.
+    HiGHS finds a float y of least |y|_1 with y^T A <= 0 and y^T (b - A lower) >= 1;
+    :func:`_snap` turns it into fractions meeting the same columns with equality, and the
+    result is checked in integer arithmetic before it is returned.
 
     Examples
     --------
-    >>> y = refute(pencil_program(3, 10, 2, 4))
-    >>> y is not None and all(v.denominator > 0 for v in y.values())
+    Ten points of AG(3,3) are refuted by three rows (the planes' triples, the lines' pairs
+    inside planes of 2 and of 3 points); nine are not, a 9-cap exists:
+
+    >>> sorted(refute(pencil_program(3, 10, 2, 4)))
+    ['hyperplane 3', 'inner 2 2', 'inner 2 3']
+    >>> refute(pencil_program(3, 9, 2, 4)) is None
     True
     """
     a = program.matrix
