@@ -85,17 +85,18 @@ _CLASSES = [[[3 * i + j for i in range(3) for j in range(3) if (u * i + v * j) %
              for c in range(3)] for u, v in ((1, 0), (0, 1), (1, 1), (1, 2))]  # fmt: skip
 
 
-def _patterns(n: int, cell: int, line: int, banned: set[tuple[int, ...]]) -> np.ndarray:
-    """(count, 9) every pattern: rows of the grid first, then the other three classes tested."""
+def _patterns(n: int, cell: int, line: int, banned: set[tuple[int, ...]]):
+    """Every pattern, as (count, 9) arrays, one per first row of the grid: the three rows are
+    allowed lines summing to n, then the other three classes' lines are tested."""
     good = np.zeros((cell + 1,) * 3, dtype=bool)
     for t in itertools.product(range(cell + 1), repeat=3):
         good[t] = sum(t) <= line and tuple(sorted(t)) not in banned
     rows = np.array([t for t in itertools.product(range(cell + 1), repeat=3) if good[t]])
     by_sum = {s: rows[rows.sum(1) == s] for s in range(3 * cell + 1)}
     others = [ln for cls in _CLASSES[1:] for ln in cls]
-    found = []
     for first in rows:
         rest = n - int(first.sum())
+        found = []
         for s in range(rest + 1):
             second, third = by_sum.get(s), by_sum.get(rest - s)
             if second is None or third is None or not len(second) or not len(third):
@@ -109,27 +110,31 @@ def _patterns(n: int, cell: int, line: int, banned: set[tuple[int, ...]]) -> np.
             for ln in others:
                 keep &= good[grid[:, ln[0]], grid[:, ln[1]], grid[:, ln[2]]]
             found.append(grid[keep])
-    return np.concatenate(found) if found else np.zeros((0, 9), dtype=np.int64)
+        if found:
+            yield np.concatenate(found)
 
 
-def _columns(grids: np.ndarray) -> list[tuple[tuple[tuple[int, int, int], ...], ...]]:
-    """The distinct patterns up to what their columns see: per class, its three sorted lines."""
-    codes = []
-    for cls in _CLASSES:
-        lines = np.sort(np.stack([grids[:, ln] for ln in cls], axis=1), axis=2)  # (m, 3, 3)
-        code = (lines[:, :, 0] * 100 + lines[:, :, 1] * 10 + lines[:, :, 2])
-        codes.append(np.sort(code, axis=1))
-    stacked = np.stack(codes, axis=1)  # (m, 4, 3)
-    flat = np.sort(stacked[:, :, 0] * 10**6 + stacked[:, :, 1] * 1000 + stacked[:, :, 2], axis=1)
-    unique = np.unique(flat, axis=0)
-    result = []
-    for row in unique:
-        classes = []
-        for value in row:
-            lines = (int(value) // 10**6, int(value) // 1000 % 1000, int(value) % 1000)
-            classes.append(tuple((x // 100, x // 10 % 10, x % 10) for x in lines))
-        result.append(tuple(classes))
-    return result
+def _columns(chunks, cell: int) -> list[tuple[tuple[tuple[int, ...], ...], ...]]:
+    """The distinct patterns up to what their columns see: per class, its three sorted lines
+    (a line coded in base cell + 1, a class in base (cell + 1)^3, the classes sorted)."""
+    base = cell + 1
+    seen: set[tuple[int, ...]] = set()
+    for grids in chunks:
+        codes = []
+        for cls in _CLASSES:
+            lines = np.sort(np.stack([grids[:, ln] for ln in cls], axis=1), axis=2)  # (m, 3, 3)
+            code = np.sort((lines[:, :, 0] * base + lines[:, :, 1]) * base + lines[:, :, 2], 1)
+            codes.append((code[:, 0] * base**3 + code[:, 1]) * base**3 + code[:, 2])
+        keys = np.unique(np.sort(np.stack(codes, axis=1), axis=1), axis=0)
+        seen.update(tuple(int(v) for v in key) for key in keys)
+
+    def line(code: int) -> tuple[int, ...]:
+        return (code // base**2, code // base % base, code % base)
+
+    def klass(code: int) -> tuple[tuple[int, ...], ...]:
+        return (line(code // base**6), line(code // base**3 % base**3), line(code % base**3))
+
+    return [tuple(klass(c) for c in key) for key in sorted(seen)]
 
 
 def _check_program(step: dict[str, Any], banned: set[tuple[int, ...]]) -> list[str]:
@@ -162,7 +167,7 @@ def _check_program(step: dict[str, Any], banned: set[tuple[int, ...]]) -> list[s
     worst = [t for t in types if w_column(t) > 0]
     if worst:
         errors.append(f"the column of class type {worst[0]} has y.A > 0")
-    for pattern in _columns(_patterns(n, cell, line, banned)):
+    for pattern in _columns(_patterns(n, cell, line, banned), cell):
         total = get("pencils")
         for cls in pattern:
             t = sorted(sum(ln) for ln in cls)
