@@ -152,7 +152,7 @@ def test_the_checker_accepts_the_chain_of_ag43_and_refuses_tampering():
 def test_the_checker_refuses_unproven_splits():
     step = {"lemma": "x", "dimension": 4, "cards": 21, "cell_max": 4, "line_max": 9,
             "forbidden": [[4, 4, 1]], "multipliers": {}}  # fmt: skip
-    claim = _claim(3)
+    claim = _claim(4)
     claim["proof"]["steps"].append(step)
     assert any("not proven impossible" in e for e in check_largest_cap(claim))
 
