@@ -17,12 +17,10 @@ import resource
 import sys
 import time
 
-from ortools.sat.python import cp_model
-
+from caps import cp_sat  # benchmarks/caps.py, beside this script
 from setlab.extremal.bigcaps import best_construction
 from setlab.extremal.caps import largest_cap
 from setlab.extremal.caps.pencils import largest_cap_certificate
-from setlab.geometry import lines
 from setlab.proofcheck.caps_check import check_largest_cap
 
 
@@ -30,20 +28,6 @@ def timed(function, *args):
     start = time.perf_counter()
     value = function(*args)
     return value, time.perf_counter() - start
-
-
-def plain_program(limit: float) -> str:
-    model = cp_model.CpModel()
-    x = [model.NewBoolVar(f"x{i}") for i in range(243)]
-    for a, b, c in lines(5).tolist():
-        model.Add(x[a] + x[b] + x[c] <= 2)
-    model.Maximize(sum(x))
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = limit
-    solver.parameters.num_workers = 2
-    status = solver.Solve(model)
-    proven = "proven" if status == cp_model.OPTIMAL else "not proven"
-    return f"best {solver.ObjectiveValue():.0f}, bound {solver.BestObjectiveBound():.0f}, {proven}"
 
 
 def main() -> None:
@@ -62,7 +46,7 @@ def main() -> None:
     print(f"AG(5,3): the pencil chain proves {chain5['value']} in {chain5_s:.1f} s "
           f"({len(chain5['steps'])} steps, {size / 1e3:.0f} kB); the standalone check {verdict} "
           f"in {check_s:.1f} s ({check_s / chain5_s:.1f}x the proof)")
-    text, plain_s = timed(plain_program, limit)
+    plain_s, text, _ = cp_sat(limit, 5)
     print(f"AG(5,3), plain integer program under CP-SAT for {limit:.0f} s: {text} "
           f"({plain_s:.0f} s, {plain_s / chain5_s:.1f}x the pencil chain)")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
