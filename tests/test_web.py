@@ -154,8 +154,10 @@ def test_explore_counts_the_lines_and_reads_the_store(client, store_path):
     assert answer["max"]["proven"] and answer["max"]["value"] == 1 and answer["min"] is None
     empty = client.post("/api/explore", json={"properties": 2, "cards": []}).json()
     assert empty["count"] == 0 and empty["svg"].count('class="site"') == 9
-    cap = client.get("/api/cap?properties=4").json()["cards"]
+    answer = client.get("/api/cap?properties=4").json()
+    cap = answer["cards"]
     assert len(cap) == 20 and brute_sets(cap) == []
+    assert "'setlab caps -p 4'" in answer["source"]  # nothing proven in the store: a command
     for extra in set(range(81)) - set(cap):  # any 21st card completes a set
         assert brute_sets([*cap, extra])
     table = client.get("/api/results?properties=4").json()

@@ -482,7 +482,7 @@ def create_app(store_path: str | Path | None = None) -> Starlette:
             cards, source = sorted(stored.witness), "the results store (proven largest)"
         else:
             cards = sorted(indices_of(best_construction(properties)).tolist())
-            source = "setlab's construction (prove it largest with 'setlab caps largest')"
+            source = f"setlab's construction (prove it largest with 'setlab caps -p {properties}')"
         return JSONResponse({"properties": properties, "cards": cards, "source": source})
 
     async def results(request: Request) -> Response:
