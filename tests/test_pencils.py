@@ -208,3 +208,10 @@ def test_the_checker_refuses_a_forced_type_of_another_size():
     claim = _claim(4)
     claim["proof"]["steps"].insert(2, step)
     assert any("forced type" in e for e in check_largest_cap(claim))
+
+
+def test_the_checker_reports_a_multiplier_that_is_not_a_fraction():
+    claim = _claim(4)
+    row = next(iter(claim["proof"]["steps"][1]["multipliers"]))
+    claim["proof"]["steps"][1]["multipliers"][row] = "1/0"
+    assert any("not a fraction" in e for e in check_largest_cap(claim))

@@ -140,7 +140,10 @@ def _columns(chunks, cell: int) -> list[tuple[tuple[tuple[int, ...], ...], ...]]
 def _check_program(step: dict[str, Any], banned: set[tuple[int, ...]]) -> list[str]:
     d, n = int(step["dimension"]), int(step["cards"])
     cell, line = int(step["cell_max"]), int(step["line_max"])
-    y = {name: Fraction(value) for name, value in step["multipliers"].items()}
+    try:
+        y = {name: Fraction(value) for name, value in step["multipliers"].items()}
+    except (ValueError, TypeError, ZeroDivisionError):
+        return ["a multiplier is not a fraction"]
     types = [t for t in itertools.combinations_with_replacement(range(line + 1), 3)
              if sum(t) == n]  # fmt: skip
     names = {"pencils", "classes", "hyperplane 2", "hyperplane 3", "cell 2", "cell 3"}

@@ -58,6 +58,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from setlab.errors import SetlabError
+from setlab.extremal.identities import class_count, classes_through_direction
 from setlab.geometry import digits, lines, third_card_table
 
 __all__ = [
@@ -201,8 +202,8 @@ class PencilProgram:
 
     def type_column(self, sizes: tuple[int, int, int]) -> np.ndarray:
         """The column of w_t, t the sorted ``sizes``: that of a matrix column of the program."""
-        return self.matrix[:, len(self.matrix[0]) - len(self.types) + self.types.index(
-            tuple(sorted(sizes)))]  # fmt: skip
+        first = self.matrix.shape[1] - len(self.types)  # the w columns come last
+        return self.matrix[:, first + self.types.index(tuple(sorted(sizes)))]
 
 
 def pencil_program(
@@ -271,7 +272,7 @@ def pencil_program(
         return np.array([sum(comb(f, j) for f in s) for s in splits], dtype=float)
 
     d, n = dimension, cards
-    per_class = (3 ** (d - 1) - 1) // 2
+    per_class = class_count(d - 1)  # codimension-2 directions inside a hyperplane direction
     width = len(keys) + len(types)
     rows: list[np.ndarray] = []
     rhs: list[int] = []
@@ -288,17 +289,18 @@ def pencil_program(
     add("pencils", 1.0, 0.0, gaussian_binomial(d, 2))
     for i, t in enumerate(types):
         add(f"class {t[0]}_{t[1]}_{t[2]}", classes_of[:, i], -per_class * np.eye(len(types))[i], 0)
-    add("classes", 0.0, 1.0, (3**d - 1) // 2)
+    add("classes", 0.0, 1.0, class_count(d))
     size_count = np.array([[t.count(h) for t in types] for h in range(line_max + 1)], dtype=float)
     cells = {j: lines_of @ moment(j) / 4 for j in (2, 3)}  # each cell lies on four lines
-    for j, through in ((2, (3 ** (d - 1) - 1) // 2), (3, (3 ** (d - 2) - 1) // 2)):
+    for j, through in ((2, classes_through_direction(d, 1)), (3, classes_through_direction(d, 2))):
         weights = np.array([comb(h, j) for h in range(line_max + 1)], dtype=float)
         add(f"hyperplane {j}", 0.0, weights @ size_count, comb(n, j) * through)
     for j, within in ((2, gaussian_binomial(d - 1, 2)), (3, gaussian_binomial(d - 2, 2))):
         add(f"cell {j}", cells[j], 0.0, comb(n, j) * within)
     for h in range(line_max + 1):
         mine = (sums == h).astype(float)
-        for j, inside in ((2, (3 ** (d - 2) - 1) // 2), (3, (3 ** (d - 3) - 1) // 2)):
+        for j, inside in ((2, classes_through_direction(d - 1, 1)),
+                          (3, classes_through_direction(d - 1, 2))):  # fmt: skip
             add(f"inner {j} {h}", lines_of @ (moment(j) * mine),
                 -comb(h, j) * inside * size_count[h], 0)  # fmt: skip
     lower = np.zeros(width)
