@@ -37,6 +37,7 @@ __all__ = [
     "PROGRAM_METHODS",
     "BundleSummary",
     "program_certificate",
+    "split_certificate",
     "value_proof",
     "write_bundle",
 ]
@@ -100,6 +101,34 @@ def program_certificate(result: Result, store: Store) -> dict[str, Any] | None:
     return record_certificate(record)
 
 
+def split_certificate(result: Result) -> dict[str, Any] | None:
+    """The certificate of a bound proven by the big-slice split (:mod:`setlab.extremal.split`):
+    theta and the exact certificate of its program (at most one class above theta), or None
+    when the program has none within the node budget. The checker (``split_check.py``) redoes
+    the pencils' case itself, so only their largest bound goes along, for information.
+
+    Examples
+    --------
+    >>> from setlab.extremal.split import prove_split_bound
+    >>> plane = {k: v for k, v in enumerate([0, 0, 0, 1, 1, 2, 3, 5, 8, 12])}
+    >>> record = prove_split_bound(3, 12, 15, plane, {0: 0, 1: 0, 2: 0, 3: 1})
+    >>> store = Store(":memory:")
+    >>> _ = store.record_bound("maxsets", 3, 12, "max", 14, {"method": "split", "record": record},
+    ...                        "split")
+    >>> certificate = split_certificate(store.get("maxsets", 3, 12))
+    >>> certificate["theta"], certificate["program"]["big"], certificate["program"]["kind"]
+    (8, 8, 'farkas')
+    """
+    from setlab.extremal.farkas import record_certificate  # SciPy: only for program proofs
+
+    record = (result.proof or {}).get("record") or {}
+    program = record_certificate(record.get("program") or {})
+    if program is None:
+        return None
+    largest = (record.get("pencil") or {}).get("largest")
+    return {"theta": record["theta"], "program": program, "pencil": {"largest": largest}}
+
+
 def value_proof(result: Result, store: Store, level_file: dict[str, str]) -> dict[str, Any]:
     """The ``proof`` object of a value file: method, certificate, cited values.
 
@@ -151,6 +180,8 @@ def value_proof(result: Result, store: Store, level_file: dict[str, str]) -> dic
             "certificate": program_certificate(result, store),
             "cites": cites,
         }
+    if method == "split":
+        return {"method": "split", "certificate": split_certificate(result), "cites": cites}
     raise SetlabError(f"{_name(result)}: no bundle format for proof method {method!r}")
 
 

@@ -23,6 +23,7 @@ from setlab.extremal.bruteforce import Extremes, exhaustive_table
 from setlab.extremal.identities import complement_sum, total_lines
 from setlab.extremal.maxsets import deletion_bound
 from setlab.extremal.search import extend_classes, level_thresholds, orbit_sizes, search
+from setlab.extremal.split import verify_split_bound
 from setlab.find import count_sets
 from setlab.store import PROBLEMS, Result, Sense, Store
 from setlab.symmetry import certificate
@@ -45,10 +46,10 @@ __all__ = [
 Key = tuple[int, int, Sense]
 """(P, n, sense): one stored value, M_P(n) for ``"max"``, m_P(n) for ``"min"``."""
 
-BASE_METHODS = ("trivial", "exhaustive", "search", "bounds", "no cap")
+BASE_METHODS = ("trivial", "exhaustive", "search", "bounds", "split", "no cap")
 """Proof methods that cite no other value of the same problem pair (a slice program cites the
-values of dimension P - 1, which rest on their own base proofs; "no cap" rests on the stored
-largest cap and its pencil chain)."""
+values of dimension P - 1, the split those of P - 1 and P - 2, which rest on their own base
+proofs; "no cap" rests on the stored largest cap and its pencil chain)."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +173,17 @@ def check_bound(
             and verify_max_bound(record)
         )
         return _check(result, "bound", ok, f"verify_max_bound ({proof['record'].get('method')})")
+    if method == "split":
+        record = proof["record"]
+        below = {"properties": p - 1, "known_max": record["pencil"]["known_below"]}
+        ok = (
+            result.sense == "max"
+            and record.get("claim") == f"max <= {bound}"
+            and slice_values_are_proven(record["program"], store)
+            and slice_values_are_proven(below, store)
+            and verify_split_bound(record)
+        )
+        return _check(result, "bound", ok, f"verify_split_bound (theta {record.get('theta')})")
     return _check(result, "bound", False, f"unknown proof method {method!r}")
 
 
@@ -200,7 +212,8 @@ def citations(result: Result) -> list[Key]:
     """The stored values the proof of ``result``'s bound rests on.
 
     deletion: M(n - 1); complement: m(N - n) for a maximum (none when it uses only m >= 0),
-    M(N - n) for a minimum; a slice program: the (P-1)-dimensional values it assumed.
+    M(N - n) for a minimum; a slice program: the (P-1)-dimensional values it assumed; the split:
+    those of its program and the (P-2)-dimensional maxima of its pencils.
 
     Examples
     --------
@@ -220,12 +233,14 @@ def citations(result: Result) -> list[Key]:
         if result.sense == "max":
             return [(p, other, "min")] if proof.get("min_bound", 0) > 0 else []
         return [(p, other, "max")]
-    if method == "bounds":
+    if method in ("bounds", "split"):
         record = proof.get("record") or {}
+        program = record.get("program", record)  # the split's first case is a slice program
         out: list[Key] = []
         for field, sense in (("known_max", "max"), ("known_min", "min")):
-            out += [(p - 1, int(k), sense) for k in sorted(record.get(field) or {}, key=int)]
-        return out
+            out += [(p - 1, int(k), sense) for k in sorted(program.get(field) or {}, key=int)]
+        below = (record.get("pencil") or {}).get("known_below") or {}
+        return out + [(p - 2, int(k), "max") for k in sorted(below, key=int)]
     return []
 
 

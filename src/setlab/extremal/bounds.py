@@ -134,12 +134,15 @@ def slice_program(
     high: int,
     known_max: dict[int, int],
     known_min: dict[int, int] | None = None,
+    big: int | None = None,
 ) -> SliceProgram:
     """The integer program whose integer points are the class profiles with low <= L <= high.
 
     Columns: L, then per admissible type t one count x_t and, where the type allows only part of
     [low, high], a switch y_t with x_t <= C y_t and y_t = 1 forcing L into the type's range
-    [min inside + min across, max inside + max across].
+    [min inside + min across, max inside + max across]. With ``big`` = theta one more row, last:
+    at most one class has a hyperplane of more than theta cards (sum of x_t over the types with
+    a part above theta <= 1), the first case of :mod:`setlab.extremal.split`.
 
     Examples
     --------
@@ -203,7 +206,17 @@ def slice_program(
         (tuple(across_low), None, 0),
         *switches,
     ]
+    if big is not None:
+        over = tuple((i, 1) for i, (name, _, _) in enumerate(variables)
+                     if name.startswith("x_") and _part(name) > big)  # fmt: skip
+        if over:
+            rows.append((over, None, 1))
     return SliceProgram(tuple(variables), tuple(rows))
+
+
+def _part(name: str) -> int:
+    """The largest part a of the type column ``x_a_b_c``."""
+    return int(name.split("_")[1])
 
 
 @contextmanager
@@ -391,8 +404,10 @@ def _refute_range(
     known_max: dict[int, int],
     known_min: dict[int, int] | None,
     mps_path: str | None,
+    big: int | None = None,
 ) -> dict | None:
-    """A proof record that no n-card S has low <= sets(S) <= high, or None."""
+    """A proof record that no n-card S has low <= sets(S) <= high, or None (``big``: the
+    program of the split's first case, recorded as "big")."""
     if not 0 <= cards <= deck_size(properties):
         raise SetlabError(f"AG({properties},3) has {deck_size(properties)} cards, not {cards}")
     base = {
@@ -403,10 +418,11 @@ def _refute_range(
         "known_max": {str(k): v for k, v in sorted(known_max.items())},
         "known_min": {str(k): v for k, v in sorted((known_min or {}).items())},
         "versions": _versions(),
+        **({} if big is None else {"big": big}),
     }
     if low > high:
         return {**base, "method": "counting", "model_sha256": None, "statuses": {}}
-    program = slice_program(properties, cards, low, high, known_max, known_min)
+    program = slice_program(properties, cards, low, high, known_max, known_min, big)
     if mps_path:
         write_mps(program, mps_path)
     statuses, seconds = {}, {}
@@ -433,6 +449,7 @@ def prove_max_bound(
     threshold: int,
     known_max: dict[int, int],
     mps_path: str | None = None,
+    big: int | None = None,
 ) -> dict | None:
     """Proof record refuting "some n-card configuration of AG(P,3) has >= threshold sets".
 
@@ -440,7 +457,10 @@ def prove_max_bound(
     back to :func:`degree_bound`. Sets of S range over [threshold, degree_bound]; the record says
     "counting" when that range is empty, else "slice-ilp" with the model's hash and the
     statuses of HiGHS and CP-SAT, both "infeasible". None when the program is feasible or either
-    solver does not decide. ``mps_path`` writes the model as MPS.
+    solver does not decide. ``mps_path`` writes the model as MPS. With ``big`` = theta only the
+    configurations with at most one class holding a hyperplane of more than theta cards are
+    refuted (a part of :func:`setlab.extremal.split.prove_split_bound`'s proof, not a bound of
+    its own; the near-cap search is then not tried).
 
     Examples
     --------
@@ -455,10 +475,12 @@ def prove_max_bound(
     J. Stevens and D. Wilson, "The Maximum Number of Sets for 12 Cards is 14" (2025), Tables 1, 3.
     """
     high = degree_bound(properties, cards)
-    record = _refute_range(properties, cards, threshold, high, known_max, None, mps_path)
+    record = _refute_range(properties, cards, threshold, high, known_max, None, mps_path, big)
     if record is not None:
         record["claim"] = f"max <= {threshold - 1}"
         return record
+    if big is not None:
+        return None
     rest = deck_size(properties) - cards  # S has >= T sets iff S^c has <= the complement's count
     budget = complement_sets(properties, cards, threshold)
     if properties <= NEAR_CAP_PROPERTIES and 0 <= budget <= NEAR_CAP_BUDGET:
@@ -518,20 +540,24 @@ def _check_range_record(record: dict) -> bool:
         return False
     known_max = {int(k): int(v) for k, v in record["known_max"].items()}
     known_min = {int(k): int(v) for k, v in record["known_min"].items()}
-    program = slice_program(properties, cards, low, high, known_max, known_min)
+    big = record.get("big")
+    program = slice_program(properties, cards, low, high, known_max, known_min, big)
     if program.digest() != record["model_sha256"]:
         return False
     other = "cp-sat" if record.get("found_by") == "highs" else "highs"
     return _SOLVERS[other](program)[0] == "infeasible"
 
 
-def verify_max_bound(record: dict) -> bool:
+def verify_max_bound(record: dict, big: int | None = None) -> bool:
     """Re-check a proof record of :func:`prove_max_bound` or :func:`prove_min_bound`.
 
     Checks that the claim matches the refuted range (the whole of [threshold, degree bound] for
     a maximum, [0, threshold] for a minimum), rebuilds the program from the record's parameters,
     compares its sha256 with the stored one and re-solves it with CP-SAT if HiGHS found it (and
-    conversely); "counting" records are re-checked by arithmetic.
+    conversely); "counting" records are re-checked by arithmetic. A record of the split's
+    restricted program (``"big"`` in it) passes only when ``big`` names the same theta: alone it
+    bounds nothing (:func:`setlab.extremal.split.verify_split_bound` pairs it with its other
+    case).
 
     Examples
     --------
@@ -541,6 +567,8 @@ def verify_max_bound(record: dict) -> bool:
     """
     properties, cards = int(record["properties"]), int(record["cards"])
     claim = record.get("claim")
+    if record.get("big") != big:
+        return False
     if record["method"] == "near-cap":
         return claim == f"min >= {int(record['threshold']) + 1}" and verify_near_caps(record)
     low, high = int(record["low"]), int(record["high"])

@@ -52,7 +52,8 @@ def program_range(properties: int, cards: int, sense: str, bound: int) -> tuple[
 def row_names(program: SliceProgram) -> list[str]:
     """Names of the rows of a :func:`~setlab.extremal.bounds.slice_program`, as the standalone
     checker names them: count, square, cube, inside_high, inside_low, across_high, across_low,
-    then occurs_/cap_/floor_ followed by the type a_b_c of the switch they involve.
+    then occurs_/cap_/floor_ followed by the type a_b_c of the switch they involve, and "big"
+    for the split's row (at most one class with a part above theta), which has no switch.
 
     Examples
     --------
@@ -61,7 +62,11 @@ def row_names(program: SliceProgram) -> list[str]:
     """
     names = ["count", "square", "cube", "inside_high", "inside_low", "across_high", "across_low"]
     for coefficients, low, _ in program.rows[len(names) :]:
-        switch = next(i for i, _ in coefficients if program.variables[i][0].startswith("y_"))
+        switches = [i for i, _ in coefficients if program.variables[i][0].startswith("y_")]
+        if not switches:
+            names.append("big")
+            continue
+        switch = switches[0]
         tag = program.variables[switch][0][2:]
         first = program.variables[coefficients[0][0]][0]
         kind = "occurs" if first.startswith("x_") else ("cap" if low is None else "floor")
@@ -233,6 +238,7 @@ def farkas_certificate(
     known_max: dict[int, int],
     known_min: dict[int, int] | None = None,
     nodes: int = FARKAS_NODES,
+    big: int | None = None,
 ) -> dict[str, Any] | None:
     """An exact certificate that no n cards of AG(P,3) hold more than ``bound`` sets ("max") or
     fewer than ``bound`` ("min"), for the program of :func:`~setlab.extremal.bounds.slice_program`.
@@ -247,6 +253,10 @@ def farkas_certificate(
         Proven M_{P-1}(k), m_{P-1}(k), the program's slice bounds (cited in ``"cites"``).
     nodes
         Most nodes of a branching tree before giving up.
+    big
+        Refute only the configurations in which at most one class holds a hyperplane of more
+        than ``big`` cards (the program of :mod:`setlab.extremal.split`; ``"big"`` in the
+        certificate).
 
     Returns
     -------
@@ -280,10 +290,11 @@ def farkas_certificate(
         "program": "slice",
         "range": [low, high],
         "cites": _cites(properties, known_max, known_min),
+        **({} if big is None else {"big": big}),
     }
     if low > high:
         return {"kind": "empty", **head}
-    program = slice_program(properties, cards, low, high, known_max, known_min)
+    program = slice_program(properties, cards, low, high, known_max, known_min, big)
     box = [(lo, hi) for _, lo, hi in program.variables]
     tree = _tree(program, box, row_names(program), [nodes])
     if tree is None:
@@ -312,4 +323,5 @@ def record_certificate(record: dict[str, Any], nodes: int = FARKAS_NODES) -> dic
         sense, bound = "max", int(record["low"]) - 1
     else:
         sense, bound = "min", int(record["high"]) + 1
-    return farkas_certificate(properties, cards, sense, bound, known_max, known_min, nodes)
+    big = record.get("big")
+    return farkas_certificate(properties, cards, sense, bound, known_max, known_min, nodes, big)

@@ -729,6 +729,16 @@ def check_value(bundle: Bundle, key: tuple[int, int, str], run: Runner,
             errors.append(f"M <= {identity} - m({size - n}) = {identity - other}, not {v}")
         elif sense == "min" and identity - other < v:
             errors.append(f"m >= {identity} - M({size - n}) = {identity - other}, not {v}")
+    elif method == "split":
+        check_split = load_sibling("split_check", "check_split")
+        if certificate is None:
+            errors.append("no certificate")
+        elif sense != "max":
+            errors.append("a split bounds a maximum")
+        elif check_split is None:
+            errors.append("split_check.py is missing next to check.py")
+        else:
+            errors += check_split(p, n, v, certificate, cited)
     elif method == "farkas":
         check_farkas = load_farkas()
         if certificate is None:

@@ -77,10 +77,13 @@ def _across(a: int, b: int, d: int, f: int) -> tuple[int, int]:
     return low, high
 
 
-def program(p: int, n: int, low: int, high: int, most: dict, least: dict) -> tuple[dict, dict]:
+def program(p: int, n: int, low: int, high: int, most: dict, least: dict,
+            big: int | None = None) -> tuple[dict, dict]:  # fmt: skip
     """The program: (bounds {variable: [lo, hi]}, rows {name: (coefficients, sense, rhs)}).
 
-    ``most[k]``/``least[k]`` are cited M_{P-1}(k)/m_{P-1}(k) (absent: nothing cited).
+    ``most[k]``/``least[k]`` are cited M_{P-1}(k)/m_{P-1}(k) (absent: nothing cited). With
+    ``big`` = theta, the row "big": at most one class has a hyperplane holding more than theta
+    points (sum of x_t over the types t = (a, b, c) with a > theta is at most 1).
     """
     f, c, k1, k2 = 3 ** (p - 1), _classes(p, 0), _classes(p, 1), _classes(p, 2)
     top = [min(_degree_bound(p - 1, k), most.get(k, 10**18)) for k in range(f + 1)]
@@ -123,6 +126,10 @@ def program(p: int, n: int, low: int, high: int, most: dict, least: dict) -> tup
     rows["inside_low"] = (in_lo, "<=", 0)
     rows["across_high"] = (out_hi, ">=", 0)
     rows["across_low"] = (out_lo, "<=", 0)
+    if big is not None:
+        over = {x: 1 for x in count if int(x.split("_")[1]) > big}
+        if over:
+            rows["big"] = (over, "<=", 1)
     return bounds, rows
 
 
@@ -176,12 +183,16 @@ def _tree(bounds: dict, rows: dict, root: dict) -> list[str]:
 
 
 def check_farkas(
-    properties: int, cards: int, sense: str, bound: int, certificate: dict, cited: dict
-) -> list[str]:
+    properties: int, cards: int, sense: str, bound: int, certificate: dict, cited: dict,
+    big: int | None = None,
+) -> list[str]:  # fmt: skip
     """Errors found checking that ``certificate`` proves M(n) <= bound (sense "max") or
     m(n) >= bound ("min") in AG(P,3); an empty list means accepted.
 
-    ``cited`` maps (P-1, k, "max"|"min") to the values held as proven.
+    ``cited`` maps (P-1, k, "max"|"min") to the values held as proven. With ``big`` = theta the
+    certificate must refute the program with the row "big" (and say so): it then proves the
+    bound only for the configurations in which at most one class has a hyperplane of more than
+    theta points, the first case of a split. A certificate saying "big" is refused otherwise.
 
     >>> certificate = {"kind": "farkas", "multipliers": {"square": "1", "cube": "-1/10"}}
     >>> check_farkas(4, 10, "max", 12, certificate, {})  # 10 cards hold at most 12 sets
@@ -195,6 +206,9 @@ def check_farkas(
     properties, cards, bound = int(properties), int(cards), int(bound)
     if not (properties >= 1 and 0 <= cards <= 3**properties and sense in ("max", "min")):
         return [f"{name}: no such value"]
+    if not isinstance(certificate, dict) or certificate.get("big") != big:
+        theta = certificate.get("big") if isinstance(certificate, dict) else None
+        return [f"{name}: the certificate's theta {theta} is not {big}"]
     try:
         return _check(properties, cards, sense, bound, certificate, cited, name)
     except (AttributeError, KeyError, TypeError, ValueError, ZeroDivisionError) as error:
@@ -219,5 +233,5 @@ def _check(p: int, n: int, sense: str, bound: int, certificate: dict, cited: dic
         return errors + ([] if low > high else [f"{name}: the range {low}..{high} is not empty"])
     if low > high:
         return errors
-    bounds, rows = program(p, n, low, high, most, least)
+    bounds, rows = program(p, n, low, high, most, least, certificate.get("big"))
     return errors + [f"{name}: {e}" for e in _tree(bounds, rows, certificate)]

@@ -1,0 +1,544 @@
+"""The big-slice split: an upper bound on the sets among n cards of AG(P,3), case by case.
+
+The problem. M(n) is the most lines (sets) among n points of AG(P,3). The slice program of
+:mod:`setlab.extremal.bounds` bounds it from the parallel classes of hyperplanes one at a time,
+and above some n it lets every hyperplane be extremal at once, which no configuration can be. The
+split couples two classes. Call a hyperplane *big* for S when it holds more than theta points.
+
+* **At most one class has a big hyperplane.** Then the class profile of S satisfies the slice
+  program with one more row: the classes whose type has a part above theta number at most one.
+* **Two classes have one each.** Their big hyperplanes H and H' are not parallel; they meet in a
+  (P-2)-flat whose nine translates, the *cells*, are the points of the plane AG(P,3)/(H ∩ H')
+  = AG(2,3). The twelve lines of that plane are the hyperplanes through a cell, in four
+  parallel classes; H and H' are two of them that meet. Every line of AG(P,3) lies inside one
+  cell or meets three cells that form a line of the plane, so with s_c = |S ∩ c|:
+
+      L = sum over cells c of (sets inside c) + sum over the 12 lines l of (sets across l),
+
+  the sets inside c at most M_{P-2}(s_c), the sets across l at most the across bound of its
+  three cells (:func:`~setlab.extremal.identities.across_bounds`, flat 3^(P-2)). And for each
+  class k of the pencil, L is the sets inside its three hyperplanes (each at most M_{P-1} of its
+  size, and at most its cells' bound plus its own across term) plus the sets across k (at most
+  the across bound of k's three sizes, flat 3^(P-1), and at most the other lines' across
+  terms). :func:`pencil_bound` is the least of these five bounds; the largest over all nine cell
+  sizes with H and H' big (:func:`two_big_hyperplanes`) bounds L in this case.
+
+If the program is infeasible for L >= U + 1 and every pencil bound is at most U, then M(n) <= U.
+For AG(5,3) the split proves M(n) where the witness is a full 4-flat with two slices (the
+largest pencil bound is that of H ∪ H' full plus a few cards, the same configurations seen
+from another pencil): the two cases meet exactly at the witness.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numba as nb
+import numpy as np
+
+from setlab.cards import deck_size
+from setlab.errors import SetlabError
+from setlab.extremal.bounds import (
+    prove_max_bound,
+    slice_maxima,
+    slice_program,
+    solve_highs,
+    verify_max_bound,
+)
+from setlab.extremal.identities import across_bounds, degree_bound
+from setlab.geometry import parallel_classes
+from setlab.kernels import interrupts_held
+
+__all__ = [
+    "pencil_bound",
+    "pencil_maximum",
+    "prove_split_bound",
+    "split_upper_bound",
+    "two_big_hyperplanes",
+    "verify_split_bound",
+]
+
+PLANE = parallel_classes(2).reshape(12, 3).astype(np.int64)
+"""The twelve lines of AG(2,3) as cells 3i + j, rows 3k..3k+2 the parallel class k. Class 0 is
+the columns (j fixed), class 1 the rows (i fixed): the big hyperplanes are column 0 = cells
+{0, 3, 6} and row 0 = cells {0, 1, 2}, meeting in cell 0 (AGL(2,3) maps any two lines that meet
+onto these two)."""
+
+
+def _across_high(a: int, b: int, c: int, flat: int) -> int:
+    return across_bounds(a, b, c, flat)[1]
+
+
+def pencil_bound(
+    cells: Sequence[int], properties: int, most: Sequence[int], most_below: Sequence[int]
+) -> int:
+    """The most sets n cards can hold given their sizes in the nine cells of one pencil.
+
+    ``cells[3i + j]`` is |S ∩ c| for the cell at (i, j) of the plane AG(P,3)/W (W of dimension
+    P - 2); ``most[h]`` bounds the sets among h points of AG(P-1,3), ``most_below[s]`` among s
+    points of AG(P-2,3). The least of the cells' bound and the four classes' bounds (module
+    docstring).
+
+    Examples
+    --------
+    The whole of AG(3,3): nine lines of three points and twelve planes, each crossed by the
+    3 x 3 pairs of two of its lines, 9 + 12 * 9 = 117 sets; AG(4,3) likewise holds 1080.
+
+    >>> plane = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12]  # M_2(k), AG(2,3)
+    >>> pencil_bound([3] * 9, 3, plane, [0, 0, 0, 1])
+    117
+    >>> space = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12, 12, 13, 14, 16, 19, 23, 26, 30, 36, 41, 47, 54,
+    ...          62, 71, 81, 92, 104, 117]  # M_3(k), Table 3 of the paper
+    >>> pencil_bound([9] * 9, 4, space, plane)
+    1080
+    """
+    flat, below = deck_size(properties - 1), deck_size(properties - 2)
+    sizes = [sum(cells[c] for c in line) for line in PLANE]
+    across = [_across_high(*(cells[c] for c in line), below) for line in PLANE]
+    inside = [sum(most_below[cells[c]] for c in line) for line in PLANE]
+    best = sum(most_below[s] for s in cells) + sum(across)
+    for k in range(4):
+        mine = range(3 * k, 3 * k + 3)
+        within = sum(min(most[sizes[l]], inside[l] + across[l]) for l in mine)
+        rest = sum(across[l] for l in range(12) if l not in mine)
+        crossing = _across_high(*(sizes[l] for l in mine), flat)
+        best = min(best, within + min(crossing, rest))
+    return best
+
+
+@nb.njit(cache=True)
+def _pattern_bound(s, plane, most, below, across2, across1):  # pragma: no cover - compiled
+    # pencil_bound of the cells s; across1[h0, h1] is the across bound of a class whose three
+    # hyperplanes hold h0, h1 and n - h0 - h1 points.
+    sizes = np.zeros(12, np.int64)
+    across = np.zeros(12, np.int64)
+    inside = np.zeros(12, np.int64)
+    best = 0
+    for c in range(9):
+        best += below[s[c]]
+    for line in range(12):
+        a, b, c = s[plane[line, 0]], s[plane[line, 1]], s[plane[line, 2]]
+        sizes[line] = a + b + c
+        across[line] = across2[a, b, c]
+        inside[line] = below[a] + below[b] + below[c]
+        best += across[line]
+    for k in range(4):
+        within = 0
+        rest = 0
+        for line in range(12):
+            if line // 3 == k:
+                within += min(most[sizes[line]], inside[line] + across[line])
+            else:
+                rest += across[line]
+        value = within + min(across1[sizes[3 * k], sizes[3 * k + 1]], rest)
+        if value < best:
+            best = value
+    return best
+
+
+@nb.njit(cache=True)
+def _classes_allowed(s, plane, allowed):  # pragma: no cover - compiled
+    # True when the two diagonal classes (lines 6..8, 9..11) have allowed types.
+    for k in (2, 3):
+        h0 = s[plane[3 * k, 0]] + s[plane[3 * k, 1]] + s[plane[3 * k, 2]]
+        h1 = s[plane[3 * k + 1, 0]] + s[plane[3 * k + 1, 1]] + s[plane[3 * k + 1, 2]]
+        if not allowed[h0, h1]:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def _largest(
+    n, row0, col_low, col_high, floor, cutoff, allowed, plane, most, below, across2, across1, cap
+):  # pragma: no cover - compiled
+    # The largest pattern bound with row 0 holding row0 points, the most of the three rows, and
+    # column 0 between col_low and col_high, the most of the three columns, every class's type
+    # allowed (allowed[h0, h1]: the class whose hyperplanes hold h0, h1, n - h0 - h1); floor
+    # when none exceeds floor. Margins first: a pattern's bound is at most cap[.] of its row
+    # class and of its column class (the most sets inside their hyperplanes plus the most
+    # across), so margins whose caps do not pass the best found so far are skipped. Then cells
+    # 0, 1, 3, 4 fix the other five. Returns as soon as a bound passes cutoff.
+    top = below.shape[0] - 1  # the most points of a cell
+    best = floor
+    found = np.full(9, -1, np.int64)
+    s = np.zeros(9, np.int64)
+    for r1 in range(max(0, n - 2 * row0), min(row0, n - row0) + 1):
+        r2 = n - row0 - r1
+        if r2 > row0 or not allowed[row0, r1]:
+            continue
+        cap_rows = cap[row0, r1]
+        if cap_rows <= best:
+            continue
+        for c0 in range(col_high, col_low - 1, -1):
+            for c1 in range(max(0, n - 2 * c0), min(c0, n - c0) + 1):
+                c2 = n - c0 - c1
+                if c2 > c0 or not allowed[c0, c1] or min(cap_rows, cap[c0, c1]) <= best:
+                    continue
+                for s0 in range(max(0, row0 - 2 * top, c0 - 2 * top), min(top, row0, c0) + 1):
+                    for s1 in range(max(0, row0 - s0 - top), min(top, row0 - s0, c1) + 1):
+                        s2 = row0 - s0 - s1
+                        for s3 in range(max(0, c0 - s0 - top), min(top, c0 - s0, r1) + 1):
+                            s6 = c0 - s0 - s3
+                            if s6 > r2:
+                                continue
+                            for s4 in range(0, min(top, r1 - s3, c1 - s1) + 1):
+                                s5 = r1 - s3 - s4
+                                s7 = c1 - s1 - s4
+                                s8 = r2 - s6 - s7
+                                if s5 > top or s7 > top or s7 > r2 - s6 or s8 > top:
+                                    continue
+                                if s2 + s5 + s8 != c2:
+                                    continue
+                                s[0], s[1], s[2], s[3], s[4] = s0, s1, s2, s3, s4
+                                s[5], s[6], s[7], s[8] = s5, s6, s7, s8
+                                if not _classes_allowed(s, plane, allowed):
+                                    continue
+                                value = _pattern_bound(s, plane, most, below, across2, across1)
+                                if value > best:
+                                    best = value
+                                    found[:] = s
+                                    if best > cutoff:
+                                        return best, found
+    return best, found
+
+
+def _tables(
+    properties: int, cards: int, most: Sequence[int], most_below: Sequence[int]
+) -> tuple[np.ndarray, ...]:
+    """Arrays for the kernels: M_{P-1}, M_{P-2} bounds, the cells' across bounds, and per class
+    (h0, h1) (the third size n - h0 - h1) its across bound and its cap."""
+    flat, below = deck_size(properties - 1), deck_size(properties - 2)
+    most_arr = np.asarray(most, dtype=np.int64)
+    below_arr = np.asarray(most_below, dtype=np.int64)
+    across2 = np.zeros((below + 1,) * 3, dtype=np.int64)
+    for a in range(below + 1):
+        for b in range(below + 1):
+            for c in range(below + 1):
+                across2[a, b, c] = _across_high(a, b, c, below)
+    across1 = np.full((flat + 1, flat + 1), -1, dtype=np.int64)
+    cap = np.full((flat + 1, flat + 1), -1, dtype=np.int64)
+    for h0 in range(flat + 1):
+        for h1 in range(flat + 1):
+            h2 = cards - h0 - h1
+            if 0 <= h2 <= flat:
+                across1[h0, h1] = _across_high(h0, h1, h2, flat)
+                cap[h0, h1] = most_arr[h0] + most_arr[h1] + most_arr[h2] + across1[h0, h1]
+    return most_arr, below_arr, across2, across1, cap
+
+
+def pencil_maximum(
+    properties: int,
+    cards: int,
+    most: Sequence[int],
+    most_below: Sequence[int],
+    rows: tuple[int, int],
+    columns: tuple[int, int],
+    refuted: Sequence[tuple[int, int, int]] = (),
+    floor: int = -1,
+    cutoff: int | None = None,
+) -> tuple[int, list[int] | None]:
+    """The largest :func:`pencil_bound` over the pencils of two classes that meet as given.
+
+    Row 0 (cells 0, 1, 2) is the largest hyperplane of its class and holds between ``rows[0]``
+    and ``rows[1]`` cards; column 0 (cells 0, 3, 6), the largest of its class, between
+    ``columns[0]`` and ``columns[1]``; no class of the pencil has a type in ``refuted`` (sorted
+    triples of hyperplane sizes, proven impossible in the case at hand).
+
+    Parameters
+    ----------
+    properties, cards
+        P and n.
+    most, most_below
+        Upper bounds on M_{P-1}(h), h = 0..3^(P-1), and on M_{P-2}(s), s = 0..3^(P-2).
+    rows, columns
+        Ranges (inclusive) of the sizes of row 0 and column 0.
+    refuted
+        Class types no class of the pencil may have.
+    floor
+        Only bounds above ``floor`` are sought: the answer is exact when it exceeds ``floor``,
+        and at most ``floor`` (with no pattern) when no pattern does. Pruning needs it.
+    cutoff
+        Stop at the first bound above ``cutoff`` (then the answer is such a bound, not the
+        largest): enough to learn that the largest passes it.
+
+    Returns
+    -------
+    (int, list of int or None)
+        The largest bound and a pattern reaching it (nine cell sizes, cell 3i + j).
+
+    Examples
+    --------
+    Twelve points of AG(3,3) with two planes of six or more hold at most 14 sets (M_3(12) = 14,
+    reached by a full plane, row 0, with three more points); two full planes would meet in a
+    line and hold 15 points, so there is no pattern with both at 9:
+
+    >>> plane = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12]  # M_2(k)
+    >>> pencil_maximum(3, 12, plane, [0, 0, 0, 1], (6, 9), (6, 9))
+    (14, [3, 3, 3, 1, 0, 0, 2, 0, 0])
+    >>> pencil_maximum(3, 12, plane, [0, 0, 0, 1], (9, 9), (9, 9))
+    (-1, None)
+    """
+    flat = deck_size(properties - 1)
+    if properties < 3 or not 0 <= cards <= deck_size(properties):
+        raise SetlabError(f"pencils need P >= 3 and 0 <= n <= 3^P, got P = {properties}")
+    if len(most) != flat + 1 or len(most_below) != deck_size(properties - 2) + 1:
+        raise SetlabError("most and most_below must cover every size of AG(P-1,3), AG(P-2,3)")
+    tables = _tables(properties, cards, most, most_below)
+    allowed = tables[-1] >= 0  # the sizes (h0, h1, n - h0 - h1) of some class
+    for a, b, c in refuted:
+        for h0, h1, _ in itertools.permutations((a, b, c)):
+            allowed[h0, h1] = False
+    low, high = max(0, columns[0]), min(flat, columns[1])
+    # Transposing the plane, (i, j) -> (j, i), swaps rows and columns and keeps the diagonal
+    # directions, so it keeps every bound: with equal ranges, column 0 <= row 0 suffices.
+    symmetric = tuple(rows) == tuple(columns)
+    stop = 10**18 if cutoff is None else cutoff
+    best, found = floor, None
+    for row0 in range(min(flat, rows[1]), max(0, rows[0]) - 1, -1):  # a compiled call per size
+        top = min(high, row0) if symmetric else high
+        with interrupts_held():
+            value, pattern = _largest(cards, row0, low, top, best, stop, allowed, PLANE, *tables)
+        if value > best:
+            best, found = int(value), [int(c) for c in pattern]
+            if best > stop:
+                break
+    return best, found
+
+
+def two_big_hyperplanes(
+    properties: int,
+    cards: int,
+    theta: int,
+    most: Sequence[int],
+    most_below: Sequence[int],
+    floor: int = -1,
+    cutoff: int | None = None,
+) -> tuple[int, list[int] | None]:
+    """The largest :func:`pencil_bound` when two classes have hyperplanes of more than theta
+    cards: :func:`pencil_maximum` with row 0 and column 0 above theta.
+
+    Examples
+    --------
+    >>> two_big_hyperplanes(3, 12, 5, [0, 0, 0, 1, 1, 2, 3, 5, 8, 12], [0, 0, 0, 1])[0]
+    14
+    """
+    flat = deck_size(properties - 1)
+    span = (theta + 1, flat)
+    return pencil_maximum(
+        properties, cards, most, most_below, span, span, floor=floor, cutoff=cutoff
+    )
+
+
+def _tables_for(
+    properties: int, known_max: dict[int, int], known_below: dict[int, int]
+) -> tuple[list[int], list[int]]:
+    """Bounds on M_{P-1}(h) and M_{P-2}(s): the proven values, else the degree bound."""
+    return slice_maxima(properties, known_max), slice_maxima(properties - 1, known_below)
+
+
+class _Optima:
+    """HiGHS's largest L when at most one class has a hyperplane of more than theta cards, by
+    theta, each solved once: -1 when no profile is left, the degree bound when HiGHS does not
+    decide. It does not decrease with theta (a larger theta admits more profiles)."""
+
+    def __init__(self, properties: int, cards: int, known_max: dict[int, int]) -> None:
+        self.properties, self.cards, self.known_max = properties, cards, known_max
+        self.high = degree_bound(properties, cards)
+        self.seen: dict[int, int] = {}
+
+    def __call__(self, theta: int) -> int:
+        if theta not in self.seen:
+            program = slice_program(
+                self.properties, self.cards, 0, self.high, self.known_max, None, theta
+            )
+            status, best, _ = solve_highs(program, 1)
+            if status == "infeasible":
+                self.seen[theta] = -1
+            elif status == "optimal" and best is not None:
+                self.seen[theta] = best
+            else:
+                self.seen[theta] = self.high
+        return self.seen[theta]
+
+    def largest_below(self, threshold: int) -> int | None:
+        """The largest theta whose optimum is below ``threshold`` (bisection), or None. Below
+        n/3 - 1 every class has a hyperplane above theta, so the search starts there."""
+        low = self.cards // 3 - 1
+        top = min(self.cards, deck_size(self.properties - 1))
+        if self(low) >= threshold:
+            return None
+        while top - low > 1:  # invariant: below threshold at low, not at top
+            middle = (low + top) // 2
+            if self(middle) < threshold:
+                low = middle
+            else:
+                top = middle
+        return low
+
+
+def prove_split_bound(
+    properties: int,
+    cards: int,
+    threshold: int,
+    known_max: dict[int, int],
+    known_below: dict[int, int],
+    theta: int | None = None,
+) -> dict[str, Any] | None:
+    """Proof record refuting "some n cards of AG(P,3) hold >= threshold sets" by the split.
+
+    Both cases must fail at one theta: the slice program with at most one class above theta is
+    infeasible for L >= threshold (HiGHS and CP-SAT, :func:`~setlab.extremal.bounds.
+    prove_max_bound` with ``big``), and :func:`two_big_hyperplanes` stays below threshold. The
+    program is refuted more easily for smaller theta and the pencils for larger, so without a
+    given ``theta`` the largest theta the program refutes is found by bisection (HiGHS alone)
+    and the pencils are tried there.
+
+    Parameters
+    ----------
+    properties, cards, threshold
+        P, n and the sets refuted (every count >= threshold).
+    known_max, known_below
+        Proven M_{P-1}(k) and M_{P-2}(k) (missing k: the degree bound).
+    theta
+        The threshold of a big hyperplane, or None to search for one.
+
+    Returns
+    -------
+    dict or None
+        ``{"method": "split", "claim": "max <= threshold-1", "theta", "program": <the slice-ilp
+        record>, "pencil": {"largest", "pattern", "known_below"}, ...}``, or None.
+
+    Examples
+    --------
+    In AG(3,3) the split proves M_3(12) <= 14 from the planes' maxima M_2: two full planes
+    would hold 15 points, and the program with at most one full plane refutes 15 sets.
+
+    >>> plane = {k: v for k, v in enumerate([0, 0, 0, 1, 1, 2, 3, 5, 8, 12])}
+    >>> record = prove_split_bound(3, 12, 15, plane, {0: 0, 1: 0, 2: 0, 3: 1})
+    >>> record["claim"], record["theta"], record["program"]["big"], record["pencil"]["pattern"]
+    ('max <= 14', 8, 8, None)
+
+    References
+    ----------
+    J. Stevens and D. Wilson, "The Maximum Number of Sets for 12 Cards is 14" (2025), Table 1.
+    """
+    if threshold > degree_bound(properties, cards):
+        return None
+    if theta is None:
+        theta = _Optima(properties, cards, known_max).largest_below(threshold)
+        if theta is None:
+            return None  # the program fails even where every class but one is balanced
+    return _record(properties, cards, threshold, known_max, known_below, theta, None)
+
+
+def _record(
+    properties: int,
+    cards: int,
+    threshold: int,
+    known_max: dict[int, int],
+    known_below: dict[int, int],
+    theta: int,
+    pencils: tuple[int, list[int] | None] | None,
+) -> dict[str, Any] | None:
+    """The split's record at ``theta`` (``pencils``: its pencil maximum, if known), or None."""
+    if pencils is None:
+        most, most_below = _tables_for(properties, known_max, known_below)
+        pencils = two_big_hyperplanes(
+            properties, cards, theta, most, most_below, floor=threshold - 1
+        )
+    largest, pattern = pencils
+    if largest >= threshold:
+        return None
+    program = prove_max_bound(properties, cards, threshold, known_max, big=theta)
+    if program is None:
+        return None
+    return {
+        "method": "split",
+        "properties": properties,
+        "cards": cards,
+        "claim": f"max <= {threshold - 1}",
+        "theta": theta,
+        "program": program,
+        "pencil": {
+            "largest": largest,
+            "pattern": pattern,
+            "known_below": {str(k): v for k, v in sorted(known_below.items())},
+        },
+    }
+
+
+def split_upper_bound(
+    properties: int,
+    cards: int,
+    known_max: dict[int, int],
+    known_below: dict[int, int],
+    lower: int,
+    upper: int,
+) -> tuple[int, dict[str, Any] | None]:
+    """The least U in [lower, upper) the split proves M(n) <= U for, with its record.
+
+    ``lower`` is a witness's count (nothing less can be proven), ``upper`` the bound known.
+    Over theta, the program's optimum grows and the pencils' largest bound shrinks; the split
+    proves their larger one. Bisection finds the largest theta whose program stays at
+    ``lower``: if the pencils agree there, the value is settled. Otherwise theta walks up while
+    the program's optimum alone is below the best found, each pencil search cut off as soon
+    as it cannot beat it. Returns (upper, None) when the split proves nothing below ``upper``.
+
+    Examples
+    --------
+    >>> plane = {k: v for k, v in enumerate([0, 0, 0, 1, 1, 2, 3, 5, 8, 12])}
+    >>> split_upper_bound(3, 12, plane, {0: 0, 1: 0, 2: 0, 3: 1}, 14, 19)[0]
+    14
+    """
+    most, most_below = _tables_for(properties, known_max, known_below)
+    optima = _Optima(properties, cards, known_max)
+    best, chosen = upper, None
+    theta = optima.largest_below(lower + 1)
+    if theta is None:
+        theta = cards // 3 - 1
+    while theta < min(cards, deck_size(properties - 1)) and optima(theta) < best:
+        floor = max(optima(theta), lower)
+        pencils = two_big_hyperplanes(
+            properties, cards, theta, most, most_below, floor=floor, cutoff=best - 1
+        )
+        value = max(floor, pencils[0])
+        if value < best:
+            best, chosen = value, (theta, pencils)
+        if value == lower:
+            break
+        theta += 1  # larger theta: the pencils shrink, the program's optimum grows
+    if chosen is None:
+        return upper, None
+    record = _record(properties, cards, best + 1, known_max, known_below, *chosen)
+    return (best, record) if record is not None else (upper, None)
+
+
+def verify_split_bound(record: dict[str, Any]) -> bool:
+    """Re-check a record of :func:`prove_split_bound`: the program part by the other solver on
+    the same model (:func:`~setlab.extremal.bounds.verify_max_bound` with its theta), the
+    pencil part by running :func:`two_big_hyperplanes` again.
+
+    Examples
+    --------
+    >>> plane = {k: v for k, v in enumerate([0, 0, 0, 1, 1, 2, 3, 5, 8, 12])}
+    >>> record = prove_split_bound(3, 12, 15, plane, {0: 0, 1: 0, 2: 0, 3: 1})
+    >>> verify_split_bound(record), verify_split_bound({**record, "theta": 7})
+    (True, False)
+    """
+    if record.get("method") != "split":
+        return False
+    properties, cards, theta = int(record["properties"]), int(record["cards"]), record["theta"]
+    program = record["program"]
+    claim = record.get("claim")
+    if program.get("claim") != claim or int(program["cards"]) != cards:
+        return False
+    if not verify_max_bound(program, big=theta):
+        return False
+    known_max = {int(k): int(v) for k, v in program["known_max"].items()}
+    known_below = {int(k): int(v) for k, v in record["pencil"]["known_below"].items()}
+    most, most_below = _tables_for(properties, known_max, known_below)
+    bound = int(str(claim).split("<=")[1])
+    largest, _ = two_big_hyperplanes(properties, cards, theta, most, most_below, floor=bound)
+    return largest <= bound

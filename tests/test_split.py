@@ -1,0 +1,207 @@
+"""Tests for the big-slice split: the pencil bound, its maximum, the proofs and their checker."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from seed_oracles import PAPER_TABLE_1, PAPER_TABLE_3
+from setlab.extremal.bounds import prove_max_bound, slice_maxima, verify_max_bound
+from setlab.extremal.identities import degree_bound
+from setlab.extremal.split import (
+    pencil_bound,
+    pencil_maximum,
+    prove_split_bound,
+    split_upper_bound,
+    two_big_hyperplanes,
+    verify_split_bound,
+)
+from setlab.find import count_sets
+from setlab.geometry import digits, linear_forms
+
+TABLE_3 = {0: 0, 1: 0, 2: 0, **dict(zip(range(3, 28), PAPER_TABLE_3, strict=True))}
+TABLE_1 = dict(zip(range(3, 13), PAPER_TABLE_1, strict=True))
+
+
+def brute_force_maxima(properties: int) -> dict[int, int]:
+    """M_P(k) by counting the sets of every subset of AG(P,3), P <= 2."""
+    n = 3**properties
+    best = dict.fromkeys(range(n + 1), 0)
+    for mask in range(1 << n):
+        board = [i for i in range(n) if mask >> i & 1]
+        best[len(board)] = max(best[len(board)], count_sets(board, properties))
+    return best
+
+
+LINE, PLANE = brute_force_maxima(1), brute_force_maxima(2)
+
+
+def _checker(module: str):
+    path = Path(__file__).parents[1] / "src" / "setlab" / "proofcheck" / f"{module}.py"
+    spec = importlib.util.spec_from_file_location(module, path)
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    return loaded
+
+
+split_check = _checker("split_check")
+
+
+def pattern_of(board: list[int], properties: int, f: int, g: int) -> list[int]:
+    """The nine cell sizes of ``board`` in the pencil of the classes f and g: cell 3i + j holds
+    the cards x with f(x) = i and g(x) = j (the cells of one plane line are the cards of a
+    hyperplane of f, of g, of f + g or of f + 2g)."""
+    forms = linear_forms(properties)
+    d = digits(properties)[board].astype(np.int64)
+    i, j = d @ forms[f] % 3, d @ forms[g] % 3
+    return np.bincount(3 * i + j, minlength=9).tolist()
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_the_pencil_bound_holds_for_real_configurations(data):
+    # Any board, any two classes: its sets never exceed the bound of its pencil's pattern
+    # (AG(4,3) with the true maxima of planes and 3-flats; AG(5,3) with the degree bound for
+    # hyperplanes, a weaker but valid bound).
+    properties = data.draw(st.sampled_from([4, 5]))
+    size = 3**properties
+    dense = data.draw(st.booleans())
+    if dense:  # a flat and a few cards more: many sets, the case that matters
+        base = list(range(3 ** (properties - 1)))
+        extra = data.draw(st.lists(st.integers(0, size - 1), max_size=12, unique=True))
+        board = sorted(set(base) | set(extra))
+    else:
+        board = data.draw(st.lists(st.integers(0, size - 1), min_size=3, unique=True))
+    classes = len(linear_forms(properties))
+    f = data.draw(st.integers(0, classes - 1))
+    g = data.draw(st.integers(0, classes - 1).filter(lambda c: c != f))
+    if properties == 4:
+        most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    else:
+        most, below = slice_maxima(5, {}), slice_maxima(4, TABLE_3)
+    cells = pattern_of(board, properties, f, g)
+    assert count_sets(board, properties) <= pencil_bound(cells, properties, most, below)
+
+
+def test_the_whole_space_meets_the_pencil_bound():
+    assert pencil_bound([3] * 9, 3, slice_maxima(3, PLANE), slice_maxima(2, LINE)) == 117
+    assert pencil_bound([9] * 9, 4, slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)) == 1080
+
+
+def test_two_big_hyperplanes_of_ag53_allow_what_two_full_ones_hold():
+    # 140 cards with two hyperplanes of more than 72 each hold at most 2187 sets (planes and
+    # 3-flats at the paper's maxima, hyperplanes at the degree bound), and two full hyperplanes
+    # with five cards more, two of them in one cell, hold exactly that many.
+    most, below = slice_maxima(5, {}), slice_maxima(4, TABLE_3)
+    largest, cells = two_big_hyperplanes(5, 140, 72, most, below)
+    assert largest == 2187
+    assert cells[:4] == [27, 27, 27, 27] and cells[6] == 27
+    d = digits(5).astype(np.int64)
+    union = [x for x in range(243) if d[x, 0] == 0 or d[x, 1] == 0]
+    outside = {(i, j): [x for x in range(243) if (d[x, 0], d[x, 1]) == (i, j)]
+               for i in (1, 2) for j in (1, 2)}  # fmt: skip
+    extra = outside[1, 1][:2] + outside[1, 2][:1] + outside[2, 1][:1] + outside[2, 2][:1]
+    board = union + extra
+    assert len(board) == 140 and count_sets(board, 5) == 2187
+
+
+@pytest.mark.parametrize("cards", range(6, 28))
+def test_the_split_never_undercuts_table_3(cards):
+    # From the planes' and lines' maxima (brute force) alone; the split proves Table 3 itself
+    # for n = 6, 7 and 10..17.
+    value = TABLE_3[cards]
+    upper, record = split_upper_bound(3, cards, PLANE, LINE, value, degree_bound(3, cards) + 1)
+    assert upper >= value
+    if cards in (6, 7, *range(10, 18)):
+        assert upper == value and verify_split_bound(record)
+
+
+def test_the_split_proves_table_1_from_table_3():
+    for cards in range(10, 13):
+        upper, record = split_upper_bound(4, cards, TABLE_3, PLANE, TABLE_1[cards], 99)
+        assert upper == TABLE_1[cards]
+        assert record["method"] == "split" and verify_split_bound(record)
+
+
+def test_a_split_record_does_not_pass_as_a_plain_bound():
+    record = prove_split_bound(3, 12, 15, PLANE, LINE)
+    program = record["program"]
+    assert program["big"] == 8
+    assert not verify_max_bound(program)  # alone it bounds only one case
+    assert verify_max_bound(program, big=8)
+    assert prove_max_bound(3, 12, 15, PLANE, big=8) is not None
+    assert verify_split_bound(record)
+    assert not verify_split_bound({**record, "theta": 7})
+    assert not verify_split_bound({**record, "claim": "max <= 13"})
+
+
+def test_verify_follows_a_split_to_the_values_it_assumed():
+    from setlab.certificates import check_bound, citations
+    from setlab.extremal.maxsets import Solver
+    from setlab.store import Store
+
+    store = Store(":memory:")
+    Solver(2, store).table()
+    Solver(3, store).table()
+    record = prove_split_bound(4, 12, 15, TABLE_3, PLANE)
+    store.record_bound("maxsets", 4, 12, "max", 14, {"method": "split", "record": record}, "split")
+    result = store.get("maxsets", 4, 12)
+    assert check_bound(result, store).ok
+    assert (3, 9, "max") in citations(result) and (2, 9, "max") in citations(result)
+    loose = {**record, "pencil": {**record["pencil"], "known_below": {"9": 11}}}
+    store.record_bound("maxsets", 4, 11, "max", 14, {"method": "split", "record": loose}, "split")
+    assert not check_bound(store.get("maxsets", 4, 11), store).ok  # M_2(9) = 12 is proven
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(5, 27), st.integers(2, 8), st.integers(-1, 60))
+def test_the_checker_finds_what_setlab_finds_in_ag33(cards, theta, floor):
+    most, below = slice_maxima(3, PLANE), slice_maxima(2, LINE)
+    mine = two_big_hyperplanes(3, cards, theta, most, below, floor)[0]
+    theirs = split_check.largest_pencil_bound(3, cards, theta, most, below, max(floor, 0))[0]
+    assert max(mine, 0) == theirs
+
+
+@pytest.mark.parametrize(("cards", "theta", "floor"), [(30, 17, 100), (40, 20, 150), (45, 25, 200)])
+def test_the_checker_finds_what_setlab_finds_in_ag43(cards, theta, floor):
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    mine = two_big_hyperplanes(4, cards, theta, most, below, floor)
+    theirs = split_check.largest_pencil_bound(4, cards, theta, most, below, floor)
+    assert mine[0] == theirs[0]
+
+
+def test_a_case_pencil_respects_its_refuted_types():
+    most, below = slice_maxima(3, PLANE), slice_maxima(2, LINE)
+    largest, cells = pencil_maximum(3, 12, most, below, (6, 9), (6, 9))
+    rows = sorted((sum(cells[3 * i : 3 * i + 3]) for i in range(3)), reverse=True)
+    assert largest == 14
+    again, other = pencil_maximum(3, 12, most, below, (6, 9), (6, 9), refuted=[tuple(rows)])
+    assert again <= largest and other != cells
+
+
+def _split_certificate(cards: int, value: int) -> tuple[dict, dict]:
+    from setlab.extremal.farkas import record_certificate
+
+    record = prove_split_bound(4, cards, value + 1, TABLE_3, PLANE)
+    certificate = {"theta": record["theta"], "program": record_certificate(record["program"])}
+    cited = {(3, k, "max"): v for k, v in TABLE_3.items()}
+    cited.update({(2, k, "max"): v for k, v in PLANE.items()})
+    return certificate, cited
+
+
+def test_the_standalone_checker_accepts_a_split_and_refuses_tampering():
+    certificate, cited = _split_certificate(12, 14)
+    assert split_check.check_split(4, 12, 14, certificate, cited) == []
+    assert split_check.check_split(4, 12, 13, certificate, cited)  # one set fewer: refused
+    other = {**certificate, "theta": certificate["theta"] - 1}
+    assert split_check.check_split(4, 12, 14, other, cited)  # the program's theta differs
+    plain = {**certificate["program"]}
+    plain.pop("big")
+    assert split_check.check_split(4, 12, 14, {**certificate, "program": plain}, cited)
+    farkas = _checker("farkas_check")
+    assert farkas.check_farkas(4, 12, "max", 14, certificate["program"], cited)  # not alone
