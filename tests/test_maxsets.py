@@ -155,6 +155,35 @@ def test_deletion_bound_matches_the_threshold_rule():
             assert level_thresholds("max", n, bound + 1)[n - 1] > previous
 
 
+def test_the_min_deletion_bound_holds_on_ag23_and_ag33():
+    # m(n) >= deletion_bound(n, m(n-1), "min") against every subset of AG(2,3) (counted here)
+    # and the exhaustive walk of AG(3,3); it is reached at the first n above the largest cap.
+    least = {}
+    for mask in range(1 << 9):
+        board = [i for i in range(9) if mask >> i & 1]
+        least[len(board)] = min(least.get(len(board), 99), count_sets(board, 2))
+    walk = {e.cards: e.min for e in exhaustive_table(3)}
+    for table, size in ((least, 9), (walk, 27)):
+        for n in range(1, size + 1):
+            assert deletion_bound(n, table[n - 1], "min") <= table[n]
+    assert deletion_bound(5, least[4], "min") == 0 and least[5] == 1  # it says nothing from 0
+    assert deletion_bound(11, walk[10], "min") == 3 == walk[11]  # 2 sets among 10 force 3
+
+
+def test_the_checker_applies_the_deletion_rule_the_solver_does():
+    from setlab.proofcheck.check import deletion_rule
+
+    for n in range(1, 80):
+        for previous in range(0, 40):
+            low = deletion_bound(n, previous, "min")
+            assert deletion_rule(n, previous, low, "min")
+            assert not deletion_rule(n, previous, low + 1, "min")
+            if n >= 3:
+                high = deletion_bound(n, previous)
+                assert deletion_rule(n, previous, high)
+                assert not deletion_rule(n, previous, high - 1)
+
+
 def test_caps_complements_and_the_verifier(solved):
     cap = cap_witness(4, 20)
     assert len(cap) == 20 and recount(cap, 4) == 0

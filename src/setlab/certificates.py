@@ -124,15 +124,18 @@ def check_bound(
             detail = "walk over all subsets repeated"
         return _check(result, "bound", ok, detail)
     if method == "deletion":
-        previous = store.get(PROBLEMS["max"], p, n - 1)
-        ok = (
-            result.sense == "max"
-            and previous is not None
-            and previous.bound is not None
-            and previous.bound <= proof["previous"]
-            and deletion_bound(n, proof["previous"]) == bound
+        sense = result.sense
+        previous = store.get(PROBLEMS[sense], p, n - 1)
+        known = previous is not None and previous.bound is not None
+        if known and sense == "max":
+            known = previous.bound <= proof["previous"]
+        elif known:
+            known = previous.bound >= proof["previous"]
+        ok = known and deletion_bound(n, proof["previous"], sense) == bound
+        letter, relation = ("M", "<=") if sense == "max" else ("m", ">=")
+        return _check(
+            result, "bound", ok, f"from {letter}({n - 1}) {relation} {proof.get('previous')}"
         )
-        return _check(result, "bound", ok, f"from M({n - 1}) <= {proof.get('previous')}")
     if method == "complement":
         identity = complement_sum(p, n)
         if result.sense == "max":
@@ -227,7 +230,7 @@ def citations(result: Result) -> list[Key]:
     method = proof.get("method")
     p, n = result.properties, result.cards
     if method == "deletion":
-        return [(p, n - 1, "max")]
+        return [(p, n - 1, result.sense)]
     if method == "complement":
         other = deck_size(p) - n
         if result.sense == "max":

@@ -28,8 +28,14 @@ from setlab.extremal.bounds import max_upper_bound
 from setlab.extremal.bruteforce import exhaustive_table
 from setlab.extremal.caps.largest import largest_cap
 from setlab.extremal.heuristics import local_search
-from setlab.extremal.identities import complement_sum, least_degree_bound, total_lines
+from setlab.extremal.identities import (
+    complement_sum,
+    greatest_degree_bound,
+    least_degree_bound,
+    total_lines,
+)
 from setlab.extremal.search import job_name, search
+from setlab.extremal.split import split_upper_bound
 from setlab.find import count_sets
 from setlab.geometry import indices_of, third_card_table
 from setlab.kernels import pair_completions
@@ -105,20 +111,35 @@ DEFAULT_ANNEAL_RESTARTS = 200
 (P = 5: about 1 s each; it narrows the open m(46..80) by 40 % in all, and M(163..197) with them)."""
 
 
-def deletion_bound(cards: int, previous: int) -> int:
-    """Largest T that deleting a card cannot refute, given M(n-1) <= previous.
+def deletion_bound(cards: int, previous: int, sense: Sense = "max") -> int:
+    """The bound on M(n) given M(n-1) <= previous, or on m(n) given m(n-1) >= previous.
 
-    An n-card configuration with T sets has a card on at most
+    Maximum: an n-card configuration with T sets has a card on at most
     :func:`~setlab.extremal.identities.least_degree_bound` (n, T) = min(floor(3T/n),
     floor((n-1)/2)) of them; deleting it leaves n - 1 cards with at least T - that many sets, so
     M(n-1) >= T - least_degree_bound(n, T). That amount does not decrease with T, so the T it
     does not push above ``previous`` run from 0 up to one largest T, and M(n) <= that T.
 
+    Minimum: a configuration with T sets has a card on at least
+    :func:`~setlab.extremal.identities.greatest_degree_bound` (n, T) = ceil(3T/n) of them;
+    deleting it leaves at most T - ceil(3T/n) sets, which must reach m(n-1) >= previous. That
+    amount does not decrease with T either, so m(n) >= the least T where it reaches
+    ``previous``.
+
     Examples
     --------
     >>> deletion_bound(9, 8)  # M(8) = 8 forces M(9) <= 12
     12
+    >>> deletion_bound(47, 1, "min"), deletion_bound(22, 3, "min")  # from m(46) >= 1, m(21) = 3
+    (2, 4)
     """
+    if sense == "min":
+        if cards <= 3:  # T - ceil(3T/n) <= 0: only m(n) >= m(n-1), deletion never adds sets
+            return previous
+        t = previous
+        while t - greatest_degree_bound(cards, t) < previous:
+            t += 1
+        return t
     if cards < 3:
         return 0
     t = previous
@@ -324,8 +345,9 @@ class Solver:
             PROBLEMS[sense], self.properties, len(cards), sense, value, cards, method
         )
 
-    def _bound(self, sense: Sense, cards: int, bound: int, proof: dict[str, Any]) -> None:
-        self.store.record_bound(
+    def _bound(self, sense: Sense, cards: int, bound: int, proof: dict[str, Any]) -> bool:
+        """Record a proven bound; True when it improves the stored one."""
+        return self.store.record_bound(
             PROBLEMS[sense], self.properties, cards, sense, bound, proof, proof["method"]
         )
 
@@ -601,6 +623,20 @@ class Solver:
             )
             if record is not None:
                 self._bound("max", cards, bound, {"method": "bounds", "record": record})
+            self._split(cards)
+
+    def _split(self, cards: int) -> None:
+        """The big-slice split (:mod:`setlab.extremal.split`) for a maximum the slice program
+        leaves open, P >= 5 (for P <= 4 the searches and the programs settle every value)."""
+        current = self.get("max", cards)
+        if self.properties < 5 or current.proven or current.value is None:
+            return
+        bound, record = split_upper_bound(
+            self.properties, cards, self.known_max(self.properties - 1),
+            self.known_max(self.properties - 2), current.value, current.bound,
+        )  # fmt: skip
+        if record is not None:
+            self._bound("max", cards, bound, {"method": "split", "record": record})
 
     def _max_from_min(self, cards: int, min_bound: int) -> None:
         """M(n) <= identity - m(N-n) <= identity - min_bound."""
@@ -659,12 +695,24 @@ class Solver:
         if other.bound is not None and identity - other.bound > 0:
             proof = {"method": "complement", "identity": identity, "max_bound": other.bound}
             self._bound("min", cards, identity - other.bound, proof)
+        self._min_deletion(cards)
         current = self.get("min", cards)
         if searching and not current.proven and current.value:
             self._search("min", cards, current.value - 1)
         current = self.get("min", cards)
         if not current.proven and self.anneal_restarts:
             self._anneal_min(cards, current.bound)
+
+    def _min_deletion(self, cards: int) -> None:
+        """m(n) from a stored m(n-1) > 0 by :func:`deletion_bound`, and through the complement
+        identity M(N-n) from it (just above the largest cap of AG(5,3), m(46) >= 1 gives m(47)
+        >= 2 and so on, each one set below M(N-n)'s bound otherwise)."""
+        previous = self.get("min", cards - 1)
+        if previous.bound is None or previous.bound <= 0:
+            return
+        chain = deletion_bound(cards, previous.bound, "min")
+        if self._bound("min", cards, chain, {"method": "deletion", "previous": previous.bound}):
+            self._max_from_min(self.size - cards, chain)
 
     def _anneal_min(self, cards: int, bound: int | None) -> None:
         """A better witness for an open m(n) by the annealed swap search, and its complement for

@@ -576,9 +576,15 @@ def check_search(bundle: Bundle, value: dict[str, Any], certificate: dict[str, A
     return [] if optimum >= v else [f"the search bounds m by {optimum}, not {v}"]
 
 
-def deletion_rule(cards: int, previous: int, v: int) -> bool:
+def deletion_rule(cards: int, previous: int, v: int, sense: str = "max") -> bool:
     """M(n-1) <= previous forces M(n) <= v: T - least_degree(n, T) does not decrease with T, so
-    it suffices that T = v + 1 leaves more than ``previous`` sets after a deletion."""
+    it suffices that T = v + 1 leaves more than ``previous`` sets after a deletion. For a
+    minimum, m(n-1) >= previous forces m(n) >= v: a card of a configuration with T sets lies on
+    at least ceil(3T/n) of them, and T - ceil(3T/n) does not decrease with T, so it suffices that
+    T = v - 1 leaves fewer than ``previous`` after deleting such a card."""
+    if sense == "min":  # and m(n) >= m(n-1) always: deleting a card never adds a set
+        t = v - 1
+        return v <= previous or (cards > 3 and t - (-(-3 * t // cards)) < previous)
     if cards < 3:
         return v >= 0
     return (v + 1) - least_degree(cards, v + 1) > previous
@@ -712,11 +718,13 @@ def check_value(bundle: Bundle, key: tuple[int, int, str], run: Runner,
     elif method == "search":
         errors += check_search(bundle, value, certificate or {}, run)
     elif method == "deletion":
-        previous = cited.get((p, n - 1, "max"))
-        if sense != "max" or previous is None:
-            errors.append("a deletion bound cites M(n - 1)")
-        elif not deletion_rule(n, previous, v):
-            errors.append(f"deleting a card from {n} does not bound M by {v} given {previous}")
+        previous = cited.get((p, n - 1, sense))
+        if previous is None:
+            errors.append("a deletion bound cites the same problem at n - 1")
+        elif not deletion_rule(n, previous, v, sense):
+            letter = "M" if sense == "max" else "m"
+            errors.append(f"deleting a card from {n} does not bound {letter} by {v} "
+                          f"given {previous}")  # fmt: skip
     elif method == "complement":
         identity = complement_sum(p, n)
         other_sense = "min" if sense == "max" else "max"
