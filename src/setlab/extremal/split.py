@@ -481,10 +481,12 @@ def split_upper_bound(
 
     ``lower`` is a witness's count (nothing less can be proven), ``upper`` the bound known.
     Over theta, the program's optimum grows and the pencils' largest bound shrinks; the split
-    proves their larger one. Bisection finds the largest theta whose program stays at
-    ``lower``: if the pencils agree there, the value is settled. Otherwise theta walks up while
-    the program's optimum alone is below the best found, each pencil search cut off as soon
-    as it cannot beat it. Returns (upper, None) when the split proves nothing below ``upper``.
+    proves their larger one. Above the largest theta whose program stays below ``upper`` (found
+    by bisection) nothing is gained; from there theta walks down, each pencil search cut off as
+    soon as it cannot beat the best so far, until the pencils stop improving or the program's
+    optimum has reached ``lower`` (a second bisection: below it the larger is the pencils').
+    So where the split gains nothing it costs a few solves and one short pencil search.
+    Returns (upper, None) when the split proves nothing below ``upper``.
 
     Examples
     --------
@@ -494,21 +496,23 @@ def split_upper_bound(
     """
     most, most_below = _tables_for(properties, known_max, known_below)
     optima = _Optima(properties, cards, known_max)
-    best, chosen = upper, None
-    theta = optima.largest_below(lower + 1)
+    theta = optima.largest_below(upper)
     if theta is None:
-        theta = cards // 3 - 1
-    while theta < min(cards, deck_size(properties - 1)) and optima(theta) < best:
-        floor = max(optima(theta), lower)
+        return upper, None
+    bottom = optima.largest_below(lower + 1)
+    bottom = cards // 3 - 1 if bottom is None else bottom
+    best, chosen = upper, None
+    while theta >= bottom:
+        floor = max(optima(theta), lower)  # the program's optimum shrinks as theta does
         pencils = two_big_hyperplanes(
             properties, cards, theta, most, most_below, floor=floor, cutoff=best - 1
         )
-        value = max(floor, pencils[0])
-        if value < best:
-            best, chosen = value, (theta, pencils)
-        if value == lower:
+        if pencils[0] >= best:
+            break  # a smaller theta only enlarges the pencils' bound
+        best, chosen = max(floor, pencils[0]), (theta, pencils)
+        if best == lower:
             break
-        theta += 1  # larger theta: the pencils shrink, the program's optimum grows
+        theta -= 1
     if chosen is None:
         return upper, None
     record = _record(properties, cards, best + 1, known_max, known_below, *chosen)

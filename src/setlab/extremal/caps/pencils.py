@@ -59,7 +59,7 @@ from scipy.optimize import linprog
 
 from setlab.errors import SetlabError
 from setlab.extremal.identities import class_count, classes_through_direction
-from setlab.geometry import digits, lines, third_card_table
+from setlab.geometry import digits, lines, parallel_classes, third_card_table
 
 __all__ = [
     "CAP_CHAIN",
@@ -91,20 +91,7 @@ def gaussian_binomial(n: int, k: int) -> int:
     return top // bottom
 
 
-def _plane_lines() -> np.ndarray:
-    """(12, 3) cells of the lines of AG(2,3), rows 3c, 3c+1, 3c+2 the parallel class c."""
-    found = []
-    for a, b in ((0, 1), (1, 0), (1, 1), (1, 2)):  # the four directions of AG(2,3)
-        seen: list[tuple[int, ...]] = []
-        for i, j in itertools.product(range(3), repeat=2):
-            line = tuple(sorted(3 * ((i + t * a) % 3) + (j + t * b) % 3 for t in range(3)))
-            if line not in seen:
-                seen.append(line)
-        found += seen
-    return np.array(found, dtype=np.int64)
-
-
-PLANE_LINES = _plane_lines()
+PLANE_LINES = parallel_classes(2).reshape(12, 3).astype(np.int64)
 """The twelve lines of AG(2,3) as cells 3i + j; rows 3c, 3c + 1, 3c + 2 form parallel class c."""
 
 
