@@ -22,9 +22,10 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from setlab.cards import Card  # noqa: E402
 from setlab.cli import main  # noqa: E402
+from setlab.game import play  # noqa: E402
 from setlab.render import card_svg, valued_card_svg  # noqa: E402
 from setlab.store import Store  # noqa: E402
-from setlab.web import create_app  # noqa: E402
+from setlab.web import create_app, rooms  # noqa: E402
 from setlab.web.rooms import Lobby  # noqa: E402
 
 PROPERTIES = ("number", "colour", "shading", "shape")
@@ -245,7 +246,11 @@ def test_room_codes_and_player_tokens_are_unguessable_and_names_validated(client
     assert refused.status_code == 400
 
 
-def test_two_players_one_claim_wins_and_both_see_it(client):
+@pytest.mark.parametrize("setless_deal", [False, True])
+def test_two_players_one_claim_wins_and_both_see_it(client, monkeypatch, setless_deal):
+    if setless_deal:  # the first 12 cards hold no set (about one deal in thirty)
+        setless = next(s for s in itertools.count() if not brute_sets(play.Table(seed=s).cards))
+        monkeypatch.setattr(rooms, "Table", lambda seed=None, **kw: play.Table(setless, **kw))
     ada = open_room(client, "Ada")
     code = ada["room"]
     bob = client.post(f"/api/rooms/{code}/join", json={"name": "Bob"}).json()
@@ -259,7 +264,12 @@ def test_two_players_one_claim_wins_and_both_see_it(client):
         while b.receive_json()["players"][1]["online"] is False:
             pass
         table = state["table"]
-        triple = next(t for t in itertools.combinations(table, 3) if brute_is_set(*t))
+        while not brute_sets(table):  # call "no set": three more cards come
+            a.send_json({"type": "noset"})
+            state = next(m for m in (a.receive_json(), a.receive_json()) if m["type"] == "state")
+            assert b.receive_json()["table"] == state["table"] != table
+            table = state["table"]
+        triple = brute_sets(table)[0]
         a.send_json({"type": "claim", "cards": list(triple), "id": 1})
         b.send_json({"type": "claim", "cards": list(triple), "id": 2})
         replies_a = [a.receive_json() for _ in range(2)]
