@@ -135,7 +135,7 @@ def test_a_deep_branching_tree_is_checked_to_its_last_leaf():
     # 200 levels deep (M(122) of AG(5,3) needs 83; the checker once stopped at 64).
     known = dict(enumerate(TABLE3))
     certificate = farkas_certificate(4, 49, "max", 265, known, nodes=400)
-    box, _ = checker.program(4, 49, 266, checker._degree_bound(4, 49), known, {})
+    box, _ = checker.program(4, 49, 266, checker.degree_bound(4, 49), known, {})
     widest = sorted(box, key=lambda v: box[v][1] - box[v][0])[-5:]
 
     def padded(last: dict) -> dict:

@@ -23,19 +23,10 @@ from setlab.extremal.split import (
 )
 from setlab.find import count_sets
 from setlab.geometry import digits, linear_forms
+from test_bounds import brute_force_maxima
 
 TABLE_3 = {0: 0, 1: 0, 2: 0, **dict(zip(range(3, 28), PAPER_TABLE_3, strict=True))}
 TABLE_1 = dict(zip(range(3, 13), PAPER_TABLE_1, strict=True))
-
-
-def brute_force_maxima(properties: int) -> dict[int, int]:
-    """M_P(k) by counting the sets of every subset of AG(P,3), P <= 2."""
-    n = 3**properties
-    best = dict.fromkeys(range(n + 1), 0)
-    for mask in range(1 << n):
-        board = [i for i in range(n) if mask >> i & 1]
-        best[len(board)] = max(best[len(board)], count_sets(board, properties))
-    return best
 
 
 LINE, PLANE = brute_force_maxima(1), brute_force_maxima(2)

@@ -64,7 +64,7 @@ def _lines(p: int) -> int:
     return n * (n - 1) // 6
 
 
-def _degree_bound(p: int, n: int) -> int:
+def degree_bound(p: int, n: int) -> int:
     pairs = n * ((n - 1) // 2) // 3 if n >= 3 else 0
     return min(pairs, _lines(p) - n * (3**p - n) // 2)
 
@@ -86,7 +86,7 @@ def program(p: int, n: int, low: int, high: int, most: dict, least: dict,
     points (sum of x_t over the types t = (a, b, c) with a > theta is at most 1).
     """
     f, c, k1, k2 = 3 ** (p - 1), _classes(p, 0), _classes(p, 1), _classes(p, 2)
-    top = [min(_degree_bound(p - 1, k), most.get(k, 10**18)) for k in range(f + 1)]
+    top = [min(degree_bound(p - 1, k), most.get(k, 10**18)) for k in range(f + 1)]
     bottom = [
         max(0, least.get(k, 0), _lines(p - 1) - k * (f - k) // 2 - top[f - k]) for k in range(f + 1)
     ]
@@ -217,7 +217,7 @@ def check_farkas(
 
 def _check(p: int, n: int, sense: str, bound: int, certificate: dict, cited: dict, name: str):
     if sense == "max":
-        low, high = bound + 1, _degree_bound(p, n)
+        low, high = bound + 1, degree_bound(p, n)
     else:
         low, high = 0, bound - 1
     most, least, errors = {}, {}, []

@@ -62,16 +62,6 @@ def _plane_lines() -> np.ndarray:
     return np.array(out)
 
 
-def _lines_total(p: int) -> int:
-    n = 3**p
-    return n * (n - 1) // 6
-
-
-def _degree(p: int, k: int) -> int:
-    pairs = k * ((k - 1) // 2) // 3 if k >= 3 else 0
-    return min(pairs, _lines_total(p) - k * (3**p - k) // 2)
-
-
 def _across(a: np.ndarray, b: np.ndarray, c: np.ndarray, flat: int) -> np.ndarray:
     """The most lines across parallel flats of ``flat`` points holding a, b, c points."""
     best = a * b * c
@@ -152,13 +142,14 @@ def largest_pencil_bound(
 
 
 def _load_farkas():
+    """farkas_check.py beside this file (its program checker and degree bound), or None."""
     path = Path(__file__).with_name("farkas_check.py")
     if not path.exists():
         return None
     spec = importlib.util.spec_from_file_location("farkas_check", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.check_farkas
+    return module
 
 
 def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> list[str]:
@@ -171,13 +162,14 @@ def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> l
     theta = certificate.get("theta") if isinstance(certificate, dict) else None
     if not isinstance(theta, int) or not isinstance(p, int) or p < 3:
         return [f"{name}: a split needs P >= 3 and an integer theta"]
-    check_farkas = _load_farkas()
-    if check_farkas is None:
+    farkas = _load_farkas()
+    if farkas is None:
         return [f"{name}: farkas_check.py is missing next to split_check.py"]
-    errors = check_farkas(p, n, "max", value, certificate.get("program"), cited, big=theta)
-    most = [min(_degree(p - 1, h), cited.get((p - 1, h, "max"), h**3))
+    errors = farkas.check_farkas(p, n, "max", value, certificate.get("program"), cited, big=theta)
+    degree = farkas.degree_bound
+    most = [min(degree(p - 1, h), cited.get((p - 1, h, "max"), h**3))
             for h in range(3 ** (p - 1) + 1)]  # fmt: skip
-    below = [min(_degree(p - 2, s), cited.get((p - 2, s, "max"), s**3))
+    below = [min(degree(p - 2, s), cited.get((p - 2, s, "max"), s**3))
              for s in range(3 ** (p - 2) + 1)]  # fmt: skip
     worst, where = largest_pencil_bound(p, n, theta, most, below, value)
     if where is not None:
