@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from setlab.bundle import write_bundle
 from setlab.cards import index_of
 from setlab.certificates import check_bound, check_witness, recount, verify_store
 from setlab.cli import main
@@ -324,6 +325,27 @@ def test_the_whole_p4_table_is_proven_and_every_proof_reruns(tmp_path):
     for n, row in enumerate(rows):
         assert row["max"] + rows[81 - n]["min"] == complement_sum(4, n)
     assert all(c.ok for c in verify_store(solver.store, rerun=True))
+
+
+@pytest.mark.slow
+def test_the_whole_p5_table_says_only_what_its_bundle_proves(tmp_path):
+    """AG(5,3) from an empty store (about 40 min on 2 cores). The largest cap has 45 points (Edel,
+    Ferret, Landjev and Storme 2002), so m(n) = 0 exactly up to n = 45; every row obeys the
+    complement identity; a proven value is its bound and an open one lies strictly below it;
+    and the standalone checker passes every value of the P = 5 bundle."""
+    from test_certify import failures, run_checker
+
+    store = Store(tmp_path / "p5.sqlite")
+    rows = Solver(5, store).table()
+    assert all(row["min"] == 0 and row["min_proven"] for row in rows[:46])
+    assert rows[46]["min_bound"] >= 1  # no 46-cap
+    for n, row in enumerate(rows):
+        if row["max_proven"] and rows[243 - n]["min_proven"]:
+            assert row["max"] + rows[243 - n]["min"] == complement_sum(5, n)
+        assert (row["max"] == row["max_bound"]) == row["max_proven"]
+        assert row["max"] <= row["max_bound"] and row["min"] >= row["min_bound"]
+    code, lines = run_checker(write_bundle(store, 5, tmp_path / "p5").directory, workers=2)
+    assert code == 0 and not failures(lines) and lines[-1].endswith(" 0 failed"), failures(lines)
 
 
 def test_seconds_keep_the_time_of_the_proving_call():

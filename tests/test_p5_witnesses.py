@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from setlab.certificates import check_bound
 from setlab.errors import SetlabError
 from setlab.extremal import maxsets as maxsets_module
 from setlab.extremal.maxsets import Solver, recorded_witnesses
@@ -76,6 +77,10 @@ def test_a_witness_that_does_not_recount_is_refused(tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_the_solver_takes_up_the_recorded_witness(tmp_path):
     solver = Solver(5, Store(tmp_path / "p5.sqlite"))
-    value = solver.max(162)  # solves the P = 4 table first
+    value = solver.max(161)  # solves the P = 4 table first
+    assert value.value == 3074 and value.witness_method == "recorded witness"
+    assert not value.proven and value.value < value.bound <= UPPER[161]  # open: both bounds
+    value = solver.max(162)  # the big-slice split meets the recorded witness
     assert value.value == 3132 and value.witness_method == "recorded witness"
-    assert not value.proven and value.bound == 3135  # still open: both bounds, no equality
+    assert value.proven and value.method == "split"
+    assert check_bound(solver.store.get("maxsets", 5, 162), solver.store).ok
