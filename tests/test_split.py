@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,7 @@ from seed_oracles import PAPER_TABLE_1, PAPER_TABLE_3
 from setlab.extremal.bounds import prove_max_bound, slice_maxima, verify_max_bound
 from setlab.extremal.identities import degree_bound
 from setlab.extremal.split import (
+    _Optima,
     pencil_bound,
     pencil_maximum,
     prove_split_bound,
@@ -117,6 +119,22 @@ def test_the_split_proves_table_1_from_table_3():
         upper, record = split_upper_bound(4, cards, TABLE_3, PLANE, TABLE_1[cards], 99)
         assert upper == TABLE_1[cards]
         assert record["method"] == "split" and verify_split_bound(record)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_theta_search_skips_programs_highs_does_not_decide(data):
+    """The program's optimum does not decrease with theta; HiGHS may leave some theta undecided
+    (its time limit: at n = 145 of AG(5,3), theta = 64). The search must return the largest
+    theta whose optimum is known below the threshold, never an undecided one."""
+    optima = _Optima(4, 30, {})  # theta from 9 up to 26, each answer given below
+    steps = data.draw(st.lists(st.integers(0, 3), min_size=18, max_size=18))
+    values = list(itertools.accumulate(steps, initial=100))[1:]
+    undecided = data.draw(st.sets(st.integers(9, 26)))
+    optima.seen = {9 + i: None if 9 + i in undecided else v for i, v in enumerate(values)}
+    threshold = data.draw(st.integers(95, 160))
+    usable = [t for t, v in optima.seen.items() if v is not None and v < threshold]
+    assert optima.largest_below(threshold) == (max(usable) if 9 in usable else None)
 
 
 def test_a_split_record_does_not_pass_as_a_plain_bound():

@@ -340,15 +340,15 @@ def _tables_for(
 
 class _Optima:
     """HiGHS's largest L when at most one class has a hyperplane of more than theta cards, by
-    theta, each solved once: -1 when no profile is left, the degree bound when HiGHS does not
-    decide. It does not decrease with theta (a larger theta admits more profiles)."""
+    theta, each solved once: -1 when no profile is left, None when HiGHS does not decide within
+    its time limit. It does not decrease with theta (a larger theta admits more profiles)."""
 
     def __init__(self, properties: int, cards: int, known_max: dict[int, int]) -> None:
         self.properties, self.cards, self.known_max = properties, cards, known_max
         self.high = degree_bound(properties, cards)
-        self.seen: dict[int, int] = {}
+        self.seen: dict[int, int | None] = {}
 
-    def __call__(self, theta: int) -> int:
+    def __call__(self, theta: int) -> int | None:
         if theta not in self.seen:
             program = slice_program(
                 self.properties, self.cards, 0, self.high, self.known_max, None, theta
@@ -359,21 +359,31 @@ class _Optima:
             elif status == "optimal" and best is not None:
                 self.seen[theta] = best
             else:
-                self.seen[theta] = self.high
+                self.seen[theta] = None
         return self.seen[theta]
 
     def largest_below(self, threshold: int) -> int | None:
-        """The largest theta whose optimum is below ``threshold`` (bisection), or None. Below
-        n/3 - 1 every class has a hyperplane above theta, so the search starts there."""
+        """The largest theta whose optimum is known below ``threshold`` (bisection), or None.
+
+        Below n/3 - 1 every class has a hyperplane above theta, so the search starts there.
+        The optimum does not decrease with theta, so an undecided middle is settled by the
+        first decided theta above it: below the threshold there, below it at the middle too.
+        When every theta up to the top is undecided, the top comes down to the middle: the
+        split cannot use a theta whose program HiGHS does not decide.
+        """
         low = self.cards // 3 - 1
-        top = min(self.cards, deck_size(self.properties - 1))
-        if self(low) >= threshold:
+        top = min(self.cards, deck_size(self.properties - 1))  # above it no part is big
+        start = self(low)
+        if start is None or start >= threshold:
             return None
-        while top - low > 1:  # invariant: below threshold at low, not at top
+        while top - low > 1:  # invariant: known below threshold at low, unused from top on
             middle = (low + top) // 2
-            if self(middle) < threshold:
-                low = middle
-            else:
+            decided = next((t for t in range(middle, top) if self(t) is not None), None)
+            if decided is None:
+                top = middle
+            elif self(decided) < threshold:  # type: ignore[operator]
+                low = decided
+            else:  # not below at decided; middle..decided-1 are undecided: unusable
                 top = middle
         return low
 
@@ -503,7 +513,11 @@ def split_upper_bound(
     bottom = cards // 3 - 1 if bottom is None else bottom
     best, chosen = upper, None
     while theta >= bottom:
-        floor = max(optima(theta), lower)  # the program's optimum shrinks as theta does
+        optimum = optima(theta)
+        if optimum is None:  # HiGHS does not decide this theta: the next one down may do
+            theta -= 1
+            continue
+        floor = max(optimum, lower)  # the program's optimum shrinks as theta does
         pencils = two_big_hyperplanes(
             properties, cards, theta, most, most_below, floor=floor, cutoff=best - 1
         )
