@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from seed_oracles import PAPER_TABLE_1, PAPER_TABLE_3
+from setlab.extremal import split as split_module
 from setlab.extremal.bounds import prove_max_bound, slice_maxima, verify_max_bound
 from setlab.extremal.identities import degree_bound
 from setlab.extremal.split import (
@@ -135,6 +136,33 @@ def test_theta_search_skips_programs_highs_does_not_decide(data):
     threshold = data.draw(st.integers(95, 160))
     usable = [t for t, v in optima.seen.items() if v is not None and v < threshold]
     assert optima.largest_below(threshold) == (max(usable) if 9 in usable else None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_the_theta_walk_finds_the_best_theta(data):
+    """Over theta the program's optimum does not decrease and the pencils' bound does not
+    increase; the walk must find the least larger-of-the-two, across plateaus of the program
+    (at n = 148 of AG(5,3) theta = 71 and 70 both give 2474, and 69 gives 2472) and undecided
+    programs. Both sides are made up here, and the answer is checked by trying every theta."""
+    thetas = range(9, 27)  # 30 cards of AG(4,3)
+    rises = data.draw(st.lists(st.integers(0, 3), min_size=18, max_size=18))
+    falls = data.draw(st.lists(st.integers(0, 4), min_size=18, max_size=18))
+    program = dict(zip(thetas, itertools.accumulate(rises, initial=90), strict=False))
+    pencils = dict(zip(reversed(thetas), itertools.accumulate(falls, initial=80), strict=False))
+    undecided = data.draw(st.sets(st.integers(10, 26)))
+    lower, upper = data.draw(st.integers(85, 110)), data.draw(st.integers(111, 160))
+
+    def pencil_search(properties, cards, theta, most, most_below, floor, cutoff):
+        return (pencils[theta], [0] * 9) if pencils[theta] > floor else (floor, None)
+
+    best = min([max(program[t], lower, pencils[t]) for t in thetas if t not in undecided] + [upper])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_Optima, "__call__", lambda self, t: None if t in undecided else program[t])
+        patch.setattr(split_module, "two_big_hyperplanes", pencil_search)
+        patch.setattr(split_module, "_record", lambda *args: {"theta": args[5]})
+        found, record = split_upper_bound(4, 30, {}, {}, lower, upper)
+    assert found == best and (record is None) == (best == upper)
 
 
 def test_a_split_record_does_not_pass_as_a_plain_bound():

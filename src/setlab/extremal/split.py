@@ -493,8 +493,9 @@ def split_upper_bound(
     Over theta, the program's optimum grows and the pencils' largest bound shrinks; the split
     proves their larger one. Above the largest theta whose program stays below ``upper`` (found
     by bisection) nothing is gained; from there theta walks down, each pencil search cut off as
-    soon as it cannot beat the best so far, until the pencils stop improving or the program's
-    optimum has reached ``lower`` (a second bisection: below it the larger is the pencils').
+    soon as it cannot beat the best so far, until a pattern passes the best or the program's
+    optimum has reached ``lower`` (a second bisection: below it the larger is the pencils'). A
+    theta where the program gains nothing (a plateau) or HiGHS does not decide is passed over.
     So where the split gains nothing it costs a few solves and one short pencil search.
     Returns (upper, None) when the split proves nothing below ``upper``.
 
@@ -518,11 +519,14 @@ def split_upper_bound(
             theta -= 1
             continue
         floor = max(optimum, lower)  # the program's optimum shrinks as theta does
+        if floor >= best:  # no gain from the program here; it may shrink further down
+            theta -= 1
+            continue
         pencils = two_big_hyperplanes(
             properties, cards, theta, most, most_below, floor=floor, cutoff=best - 1
         )
         if pencils[0] >= best:
-            break  # a smaller theta only enlarges the pencils' bound
+            break  # a pattern passes best: a smaller theta only enlarges the pencils' bound
         best, chosen = max(floor, pencils[0]), (theta, pencils)
         if best == lower:
             break
