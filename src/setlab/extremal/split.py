@@ -94,18 +94,11 @@ def pencil_bound(
     >>> pencil_bound([9] * 9, 4, space, plane)
     1080
     """
-    flat, below = deck_size(properties - 1), deck_size(properties - 2)
-    sizes = [sum(cells[c] for c in line) for line in PLANE]
-    across = [_across_high(*(cells[c] for c in line), below) for line in PLANE]
-    inside = [sum(most_below[cells[c]] for c in line) for line in PLANE]
-    best = sum(most_below[s] for s in cells) + sum(across)
-    for k in range(4):
-        mine = range(3 * k, 3 * k + 3)
-        within = sum(min(most[sizes[l]], inside[l] + across[l]) for l in mine)
-        rest = sum(across[l] for l in range(12) if l not in mine)
-        crossing = _across_high(*(sizes[l] for l in mine), flat)
-        best = min(best, within + min(crossing, rest))
-    return best
+    most_arr, below_arr, across2, across1, _ = _tables(
+        properties, int(sum(cells)), most, most_below
+    )
+    pattern = np.asarray(cells, dtype=np.int64)
+    return int(_pattern_bound(pattern, PLANE, most_arr, below_arr, across2, across1))
 
 
 @nb.njit(cache=True)

@@ -206,9 +206,10 @@ def check_farkas(
     properties, cards, bound = int(properties), int(cards), int(bound)
     if not (properties >= 1 and 0 <= cards <= 3**properties and sense in ("max", "min")):
         return [f"{name}: no such value"]
-    if not isinstance(certificate, dict) or certificate.get("big") != big:
-        theta = certificate.get("big") if isinstance(certificate, dict) else None
-        return [f"{name}: the certificate's theta {theta} is not {big}"]
+    if not isinstance(certificate, dict):
+        return [f"{name}: a certificate is a JSON object"]
+    if certificate.get("big") != big:
+        return [f"{name}: the certificate's theta {certificate.get('big')} is not {big}"]
     try:
         return _check(properties, cards, sense, bound, certificate, cited, name)
     except (AttributeError, KeyError, TypeError, ValueError, ZeroDivisionError) as error:
