@@ -16,7 +16,12 @@ from setlab.extremal import split as split_module
 from setlab.extremal.bounds import prove_max_bound, slice_maxima, verify_max_bound
 from setlab.extremal.identities import degree_bound
 from setlab.extremal.split import (
+    PLANE as PLANE_LINES,
+)
+from setlab.extremal.split import (
     _Optima,
+    covers,
+    middle_types,
     pencil_bound,
     pencil_maximum,
     prove_split_bound,
@@ -161,6 +166,7 @@ def test_the_theta_walk_finds_the_best_theta(data):
         patch.setattr(_Optima, "__call__", lambda self, t: None if t in undecided else program[t])
         patch.setattr(split_module, "two_big_hyperplanes", pencil_search)
         patch.setattr(split_module, "_record", lambda *args: {"theta": args[5]})
+        patch.setattr(split_module, "_middle_split", lambda *args: None)  # the walk alone
         found, record = split_upper_bound(4, 30, {}, {}, lower, upper)
     assert found == best and (record is None) == (best == upper)
 
@@ -221,11 +227,18 @@ def test_a_case_pencil_respects_its_refuted_types():
     assert again <= largest and other != cells
 
 
-def _split_certificate(cards: int, value: int) -> tuple[dict, dict]:
+def _split_certificate(
+    cards: int, value: int, theta: int | None = None, top: int | None = None
+) -> tuple[dict, dict]:
     from setlab.extremal.farkas import record_certificate
 
-    record = prove_split_bound(4, cards, value + 1, TABLE_3, PLANE)
-    certificate = {"theta": record["theta"], "program": record_certificate(record["program"])}
+    record = prove_split_bound(4, cards, value + 1, TABLE_3, PLANE, theta, top)
+    certificate = {
+        "theta": record["theta"],
+        "program": record_certificate(record["program"]),
+        "pencil": {"theta": record["pencil"]["theta"]},
+        "middle": [record_certificate(entry) for entry in record["middle"]],
+    }
     cited = {(3, k, "max"): v for k, v in TABLE_3.items()}
     cited.update({(2, k, "max"): v for k, v in PLANE.items()})
     return certificate, cited
@@ -242,3 +255,109 @@ def test_the_standalone_checker_accepts_a_split_and_refuses_tampering():
     assert split_check.check_split(4, 12, 14, {**certificate, "program": plain}, cited)
     farkas = _checker("farkas_check")
     assert farkas.check_farkas(4, 12, "max", 14, certificate["program"], cited)  # not alone
+
+
+def _middle_pencil(board: list[int]) -> tuple[int, list[int], tuple]:
+    """t, the cells and the four class types of ``board``'s middle-case pencil in AG(4,3): f a
+    class of largest maximum, g another class whose maximum t is the second largest; row 0 and
+    column 0 their largest hyperplanes."""
+    forms = linear_forms(4)
+    values = digits(4)[board].astype(np.int64) @ forms.T % 3  # (n, classes)
+    counts = np.stack([np.bincount(values[:, k], minlength=3) for k in range(len(forms))])
+    maxima = counts.max(axis=1)
+    f = int(np.argmax(maxima))
+    g = max((k for k in range(len(forms)) if k != f), key=lambda k: maxima[k])
+    i = (values[:, f] - np.argmax(counts[f])) % 3
+    j = (values[:, g] - np.argmax(counts[g])) % 3
+    cells = np.bincount(3 * i + j, minlength=9)
+    sizes = cells[PLANE_LINES].sum(axis=1)
+    types = [
+        tuple(int(v) for v in sorted(sizes[3 * k : 3 * k + 3], reverse=True)) for k in range(4)
+    ]
+    return int(maxima[g]), cells.tolist(), (types[1], types[0], *sorted(types[2:]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_the_middle_case_lists_the_pencil_of_every_real_configuration(data):
+    # Any board of AG(4,3) is in the middle case of its own t (the second largest class
+    # maximum): its pencil's four types must be listed for any value below its sets, by setlab
+    # and (as a multiset) by the standalone checker.
+    if data.draw(st.booleans()):  # a full plane or 3-flat and more: many sets
+        base = list(range(data.draw(st.sampled_from([9, 27]))))
+        extra = data.draw(st.lists(st.integers(0, 80), max_size=15, unique=True))
+        board = sorted(set(base) | set(extra))
+    else:
+        board = data.draw(st.lists(st.integers(0, 80), min_size=3, max_size=50, unique=True))
+    t, cells, quad = _middle_pencil(board)
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    value = count_sets(board, 4) - 1
+    assert pencil_bound(cells, 4, most, below) > value
+    assert quad in middle_types(4, len(board), t, most, below, value)
+    theirs = split_check.middle_quadruples(4, len(board), t, most, below, value)
+    assert tuple(sorted(quad)) in theirs
+
+
+@pytest.mark.parametrize(
+    ("cards", "t", "value"), [(12, 5, 14), (15, 6, 23), (20, 8, 47), (36, 13, 140)]
+)
+def test_the_checker_lists_the_middle_case_as_setlab_does(cards, t, value):
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    mine = {tuple(sorted(quad)) for quad in middle_types(4, cards, t, most, below, value)}
+    assert mine and mine == split_check.middle_quadruples(4, cards, t, most, below, value)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 80), min_size=6, max_size=40, unique=True), st.data())
+def test_forcing_a_configurations_own_types_never_refutes_it(board, data):
+    # The program with big = t (its second largest class maximum) and some of its pencil's
+    # types forced still admits its own class profile at its own count of sets.
+    t, _, quad = _middle_pencil(board)
+    forced = data.draw(st.lists(st.sampled_from(range(4)), min_size=1, max_size=4, unique=True))
+    sets = count_sets(board, 4)
+    types = [quad[k] for k in forced]
+    assert prove_max_bound(4, len(board), sets, TABLE_3, big=t, forced=types) is None
+
+
+def test_a_middle_case_is_checked_by_setlab_and_the_standalone_checker():
+    # M_4(20) <= 47 with theta = 6 and top = 8: the middle case t = 7, 8 takes two programs.
+    record = prove_split_bound(4, 20, 48, TABLE_3, PLANE, theta=6, top=8)
+    assert [entry["big"] for entry in record["middle"]] == [7, 8]
+    assert verify_split_bound(record)
+    assert not verify_split_bound({**record, "middle": record["middle"][1:]})
+    wrong = {**record["middle"][0], "forced": [[8, 6, 6]]}  # not the model it was solved as
+    assert not verify_split_bound({**record, "middle": [wrong, *record["middle"][1:]]})
+    certificate, cited = _split_certificate(20, 47, theta=6, top=8)
+    assert split_check.check_split(4, 20, 47, certificate, cited) == []
+    dropped = {**certificate, "middle": certificate["middle"][1:]}
+    assert "no program of t = 7" in split_check.check_split(4, 20, 47, dropped, cited)[0]
+    lowered = {**certificate, "pencil": {"theta": 7}, "middle": certificate["middle"][:1]}
+    assert split_check.check_split(4, 20, 47, lowered, cited)  # two hyperplanes of 8 allow more
+    outside = {**certificate["middle"][0], "big": 6}  # t must lie in theta+1..top
+    assert split_check.check_split(4, 20, 47, {**dropped, "middle": [outside]}, cited)
+
+
+def test_a_forced_type_enters_the_program_its_certificate_and_the_checker():
+    # The program admits 14 sets among 12 cards of AG(4,3) (M_4(12) = 14), but not with a class
+    # of type (11, 1, 0): then every set lies in the hyperplane of 11 cards, M_3(11) = 13.
+    from setlab.extremal.farkas import record_certificate
+
+    assert prove_max_bound(4, 12, 14, TABLE_3) is None
+    record = prove_max_bound(4, 12, 14, TABLE_3, forced=[(11, 1, 0)])
+    assert record["forced"] == [[11, 1, 0]] and verify_max_bound(record, forced=[(0, 1, 11)])
+    assert not verify_max_bound(record)  # alone it bounds only the configurations forced
+    certificate = record_certificate(record)
+    farkas = _checker("farkas_check")
+    cited = {(3, k, "max"): v for k, v in TABLE_3.items()}
+    assert farkas.check_farkas(4, 12, "max", 13, certificate, cited, forced=[[11, 1, 0]]) == []
+    assert farkas.check_farkas(4, 12, "max", 13, certificate, cited)  # it says "forced"
+    plain = {k: v for k, v in certificate.items() if k != "forced"}
+    assert farkas.check_farkas(4, 12, "max", 13, plain, cited)  # no contradiction without it
+
+
+def test_covering_counts_classes():
+    quad = [(8, 6, 6), (8, 6, 6), (7, 7, 6), (8, 7, 5)]
+    assert covers([(8, 6, 6), (8, 6, 6)], quad) and covers([(6, 8, 6)], quad)
+    assert not covers([(7, 7, 6), (7, 7, 6)], quad)
+    assert split_check._covers([[8, 6, 6], [8, 6, 6]], tuple(sorted(quad)))
+    assert not split_check._covers([[7, 7, 6], [7, 7, 6]], tuple(sorted(quad)))

@@ -103,9 +103,11 @@ def program_certificate(result: Result, store: Store) -> dict[str, Any] | None:
 
 def split_certificate(result: Result) -> dict[str, Any] | None:
     """The certificate of a bound proven by the big-slice split (:mod:`setlab.extremal.split`):
-    theta and the exact certificate of its program (at most one class above theta), or None
-    when the program has none within the node budget. The checker (``split_check.py``) redoes
-    the pencils' case itself, so only their largest bound goes along, for information.
+    theta and the exact certificate of its program (at most one class above theta), the
+    pencils' theta, and the certificates of the middle case's programs (big = t and forced
+    class types), or None when a program has none within the node budget. The checker
+    (``split_check.py``) redoes the pencils' case and the middle case's enumeration itself, so
+    only the pencils' largest bound goes along, for information.
 
     Examples
     --------
@@ -123,10 +125,16 @@ def split_certificate(result: Result) -> dict[str, Any] | None:
 
     record = (result.proof or {}).get("record") or {}
     program = record_certificate(record.get("program") or {})
-    if program is None:
+    middle = [record_certificate(entry) for entry in record.get("middle") or []]
+    if program is None or None in middle:
         return None
-    largest = (record.get("pencil") or {}).get("largest")
-    return {"theta": record["theta"], "program": program, "pencil": {"largest": largest}}
+    pencil = record.get("pencil") or {}
+    return {
+        "theta": record["theta"],
+        "program": program,
+        "pencil": {"theta": pencil.get("theta", record["theta"]), "largest": pencil.get("largest")},
+        "middle": middle,
+    }
 
 
 def value_proof(result: Result, store: Store, level_file: dict[str, str]) -> dict[str, Any]:

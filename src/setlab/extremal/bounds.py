@@ -45,6 +45,8 @@ __all__ = [
     "SOLVER_SECONDS",
     "SliceProgram",
     "bound_table",
+    "forced_counts",
+    "forced_types",
     "max_upper_bound",
     "min_lower_bound",
     "prove_max_bound",
@@ -135,20 +137,28 @@ def slice_program(
     known_max: dict[int, int],
     known_min: dict[int, int] | None = None,
     big: int | None = None,
+    forced: Iterable[tuple[int, int, int]] = (),
 ) -> SliceProgram:
     """The integer program whose integer points are the class profiles with low <= L <= high.
 
     Columns: L, then per admissible type t one count x_t and, where the type allows only part of
     [low, high], a switch y_t with x_t <= C y_t and y_t = 1 forcing L into the type's range
-    [min inside + min across, max inside + max across]. With ``big`` = theta one more row, last:
-    at most one class has a hyperplane of more than theta cards (sum of x_t over the types with
-    a part above theta <= 1), the first case of :mod:`setlab.extremal.split`.
+    [min inside + min across, max inside + max across]. With ``big`` = theta one more row: at
+    most one class has a hyperplane of more than theta cards (sum of x_t over the types with a
+    part above theta <= 1), the first case of :mod:`setlab.extremal.split`. Then one row per
+    type of ``forced`` (sorted (a, b, c) with a >= b >= c, repeated as often as classes of that
+    type are required), last, in the order of :func:`forced_counts`: x_t >= its multiplicity,
+    the middle case of the split. A forced type with no column cannot occur for L in [low,
+    high]; its row has no coefficients (0 >= k), which makes the program infeasible.
 
     Examples
     --------
     >>> program = slice_program(4, 12, 14, 20, {})
     >>> program.variables[:2], program.rows[0][1:]  # L, a first type, and sum x_t = 40
     ((('L', 14, 20), ('x_12_0_0', 0, 40)), (40, 40))
+    >>> forced = slice_program(4, 12, 14, 20, {}, forced=[(4, 4, 4), (6, 6, 0), (4, 4, 4)])
+    >>> forced.rows[-2:]  # two classes 6 6 0 (no column: none has 14 sets) and 4 4 4
+    (((), 1, None), (((16, 1),), 2, None))
     """
     flat = deck_size(properties - 1)
     c = class_count(properties)
@@ -211,7 +221,37 @@ def slice_program(
                      if name.startswith("x_") and _part(name) > big)  # fmt: skip
         if over:
             rows.append((over, None, 1))
+    column_of = {name: i for i, (name, _, _) in enumerate(variables)}
+    for (a, b, rest), times in forced_counts(forced):
+        column = column_of.get(f"x_{a}_{b}_{rest}")
+        rows.append((() if column is None else ((column, 1),), times, None))
     return SliceProgram(tuple(variables), tuple(rows))
+
+
+def forced_counts(forced: Iterable[Iterable[int]]) -> list[tuple[tuple[int, int, int], int]]:
+    """The distinct class types of ``forced`` with their multiplicities, in the order of the
+    program's forced rows (decreasing types).
+
+    Examples
+    --------
+    >>> forced_counts([(6, 6, 0), (8, 2, 2), (6, 6, 0)])
+    [((8, 2, 2), 1), ((6, 6, 0), 2)]
+    """
+    counts: dict[tuple[int, int, int], int] = {}
+    for a, b, c in (sorted(map(int, t), reverse=True) for t in forced):
+        counts[a, b, c] = counts.get((a, b, c), 0) + 1
+    return sorted(counts.items(), reverse=True)
+
+
+def forced_types(forced: Iterable[Iterable[int]]) -> list[list[int]]:
+    """``forced`` as records and certificates keep it: one sorted type per class, decreasing.
+
+    Examples
+    --------
+    >>> forced_types([(0, 6, 6), (8, 2, 2)])
+    [[8, 2, 2], [6, 6, 0]]
+    """
+    return [list(t) for t, times in forced_counts(forced) for _ in range(times)]
 
 
 def _part(name: str) -> int:
@@ -405,9 +445,11 @@ def _refute_range(
     known_min: dict[int, int] | None,
     mps_path: str | None,
     big: int | None = None,
+    forced: Iterable[tuple[int, int, int]] = (),
 ) -> dict | None:
-    """A proof record that no n-card S has low <= sets(S) <= high, or None (``big``: the
-    program of the split's first case, recorded as "big")."""
+    """A proof record that no n-card S has low <= sets(S) <= high, or None (``big``, ``forced``:
+    the programs of the split's cases, recorded as "big" and "forced")."""
+    forced = forced_types(forced)
     if not 0 <= cards <= deck_size(properties):
         raise SetlabError(f"AG({properties},3) has {deck_size(properties)} cards, not {cards}")
     base = {
@@ -419,10 +461,11 @@ def _refute_range(
         "known_min": {str(k): v for k, v in sorted((known_min or {}).items())},
         "versions": _versions(),
         **({} if big is None else {"big": big}),
+        **({"forced": forced} if forced else {}),
     }
     if low > high:
         return {**base, "method": "counting", "model_sha256": None, "statuses": {}}
-    program = slice_program(properties, cards, low, high, known_max, known_min, big)
+    program = slice_program(properties, cards, low, high, known_max, known_min, big, forced)
     if mps_path:
         write_mps(program, mps_path)
     statuses, seconds = {}, {}
@@ -450,6 +493,7 @@ def prove_max_bound(
     known_max: dict[int, int],
     mps_path: str | None = None,
     big: int | None = None,
+    forced: Iterable[tuple[int, int, int]] = (),
 ) -> dict | None:
     """Proof record refuting "some n-card configuration of AG(P,3) has >= threshold sets".
 
@@ -460,7 +504,8 @@ def prove_max_bound(
     solver does not decide. ``mps_path`` writes the model as MPS. With ``big`` = theta only the
     configurations with at most one class holding a hyperplane of more than theta cards are
     refuted (a part of :func:`setlab.extremal.split.prove_split_bound`'s proof, not a bound of
-    its own; the near-cap search is then not tried).
+    its own; the near-cap search is then not tried); with ``forced`` class types only those in
+    which classes of these types occur (the split's middle case).
 
     Examples
     --------
@@ -475,11 +520,14 @@ def prove_max_bound(
     J. Stevens and D. Wilson, "The Maximum Number of Sets for 12 Cards is 14" (2025), Tables 1, 3.
     """
     high = degree_bound(properties, cards)
-    record = _refute_range(properties, cards, threshold, high, known_max, None, mps_path, big)
+    forced = forced_types(forced)
+    record = _refute_range(
+        properties, cards, threshold, high, known_max, None, mps_path, big, forced
+    )
     if record is not None:
         record["claim"] = f"max <= {threshold - 1}"
         return record
-    if big is not None:
+    if big is not None or forced:
         return None
     rest = deck_size(properties) - cards  # S has >= T sets iff S^c has <= the complement's count
     budget = complement_sets(properties, cards, threshold)
@@ -540,15 +588,17 @@ def _check_range_record(record: dict) -> bool:
         return False
     known_max = {int(k): int(v) for k, v in record["known_max"].items()}
     known_min = {int(k): int(v) for k, v in record["known_min"].items()}
-    big = record.get("big")
-    program = slice_program(properties, cards, low, high, known_max, known_min, big)
+    big, forced = record.get("big"), record.get("forced") or []
+    program = slice_program(properties, cards, low, high, known_max, known_min, big, forced)
     if program.digest() != record["model_sha256"]:
         return False
     other = "cp-sat" if record.get("found_by") == "highs" else "highs"
     return _SOLVERS[other](program)[0] == "infeasible"
 
 
-def verify_max_bound(record: dict, big: int | None = None) -> bool:
+def verify_max_bound(
+    record: dict, big: int | None = None, forced: Iterable[tuple[int, int, int]] = ()
+) -> bool:
     """Re-check a proof record of :func:`prove_max_bound` or :func:`prove_min_bound`.
 
     Checks that the claim matches the refuted range (the whole of [threshold, degree bound] for
@@ -557,7 +607,7 @@ def verify_max_bound(record: dict, big: int | None = None) -> bool:
     conversely); "counting" records are re-checked by arithmetic. A record of the split's
     restricted program (``"big"`` in it) passes only when ``big`` names the same theta: alone it
     bounds nothing (:func:`setlab.extremal.split.verify_split_bound` pairs it with its other
-    case).
+    cases); likewise a record with ``"forced"`` types only when ``forced`` names the same ones.
 
     Examples
     --------
@@ -567,7 +617,7 @@ def verify_max_bound(record: dict, big: int | None = None) -> bool:
     """
     properties, cards = int(record["properties"]), int(record["cards"])
     claim = record.get("claim")
-    if record.get("big") != big:
+    if record.get("big") != big or (record.get("forced") or []) != forced_types(forced):
         return False
     if record["method"] == "near-cap":
         return claim == f"min >= {int(record['threshold']) + 1}" and verify_near_caps(record)

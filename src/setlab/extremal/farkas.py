@@ -9,6 +9,7 @@ integer variables carries one such certificate per leaf.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -17,7 +18,13 @@ from scipy.optimize import linprog
 
 from setlab.cards import deck_size
 from setlab.errors import SetlabError
-from setlab.extremal.bounds import SliceProgram, slice_minima, slice_program
+from setlab.extremal.bounds import (
+    SliceProgram,
+    forced_counts,
+    forced_types,
+    slice_minima,
+    slice_program,
+)
 from setlab.extremal.identities import degree_bound
 
 __all__ = [
@@ -49,22 +56,27 @@ def program_range(properties: int, cards: int, sense: str, bound: int) -> tuple[
     raise SetlabError(f"sense must be 'max' or 'min', got {sense!r}")
 
 
-def row_names(program: SliceProgram) -> list[str]:
+def row_names(program: SliceProgram, forced: Iterable[tuple[int, int, int]] = ()) -> list[str]:
     """Names of the rows of a :func:`~setlab.extremal.bounds.slice_program`, as the standalone
     checker names them: count, square, cube, inside_high, inside_low, across_high, across_low,
-    then occurs_/cap_/floor_ followed by the type a_b_c of the switch they involve, and "big"
-    for the split's row (at most one class with a part above theta), which has no switch.
+    then occurs_/cap_/floor_ followed by the type a_b_c of the switch they involve, "big" for
+    the split's row (at most one class with a part above theta), and forced_a_b_c for the rows
+    of the ``forced`` types the program was built with (neither has a switch).
 
     Examples
     --------
     >>> row_names(slice_program(4, 12, 14, 20, {}))[:3]
     ['count', 'square', 'cube']
+    >>> forced = [(4, 4, 4)]
+    >>> row_names(slice_program(4, 12, 14, 20, {}, None, 5, forced), forced)[-2:]
+    ['big', 'forced_4_4_4']
     """
     names = ["count", "square", "cube", "inside_high", "inside_low", "across_high", "across_low"]
+    tags = iter("forced_{}_{}_{}".format(*t) for t, _ in forced_counts(forced))
     for coefficients, low, _ in program.rows[len(names) :]:
         switches = [i for i, _ in coefficients if program.variables[i][0].startswith("y_")]
         if not switches:
-            names.append("big")
+            names.append("big" if low is None else next(tags))
             continue
         switch = switches[0]
         tag = program.variables[switch][0][2:]
@@ -239,6 +251,7 @@ def farkas_certificate(
     known_min: dict[int, int] | None = None,
     nodes: int = FARKAS_NODES,
     big: int | None = None,
+    forced: Iterable[tuple[int, int, int]] = (),
 ) -> dict[str, Any] | None:
     """An exact certificate that no n cards of AG(P,3) hold more than ``bound`` sets ("max") or
     fewer than ``bound`` ("min"), for the program of :func:`~setlab.extremal.bounds.slice_program`.
@@ -257,6 +270,9 @@ def farkas_certificate(
         Refute only the configurations in which at most one class holds a hyperplane of more
         than ``big`` cards (the program of :mod:`setlab.extremal.split`; ``"big"`` in the
         certificate).
+    forced
+        Refute only the configurations with classes of these types (sorted triples, one per
+        class; the split's middle case; ``"forced"`` in the certificate).
 
     Returns
     -------
@@ -285,18 +301,20 @@ def farkas_certificate(
     if not 0 <= cards <= deck_size(properties):
         raise SetlabError(f"AG({properties},3) has {deck_size(properties)} cards, not {cards}")
     known_min = known_min or {}
+    forced = forced_types(forced)
     low, high = program_range(properties, cards, sense, bound)
     head: dict[str, Any] = {
         "program": "slice",
         "range": [low, high],
         "cites": _cites(properties, known_max, known_min),
         **({} if big is None else {"big": big}),
+        **({"forced": forced} if forced else {}),
     }
     if low > high:
         return {"kind": "empty", **head}
-    program = slice_program(properties, cards, low, high, known_max, known_min, big)
+    program = slice_program(properties, cards, low, high, known_max, known_min, big, forced)
     box = [(lo, hi) for _, lo, hi in program.variables]
-    tree = _tree(program, box, row_names(program), [nodes])
+    tree = _tree(program, box, row_names(program, forced), [nodes])
     if tree is None:
         return None
     return {**tree, **head}
@@ -323,5 +341,7 @@ def record_certificate(record: dict[str, Any], nodes: int = FARKAS_NODES) -> dic
         sense, bound = "max", int(record["low"]) - 1
     else:
         sense, bound = "min", int(record["high"]) + 1
-    big = record.get("big")
-    return farkas_certificate(properties, cards, sense, bound, known_max, known_min, nodes, big)
+    big, forced = record.get("big"), record.get("forced") or []
+    return farkas_certificate(
+        properties, cards, sense, bound, known_max, known_min, nodes, big, forced
+    )

@@ -32,6 +32,7 @@ from another pencil): the two cases meet exactly at the witness.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -52,6 +53,9 @@ from setlab.geometry import parallel_classes
 from setlab.kernels import interrupts_held
 
 __all__ = [
+    "MIDDLE_SPAN",
+    "covers",
+    "middle_types",
     "pencil_bound",
     "pencil_maximum",
     "prove_split_bound",
@@ -59,6 +63,10 @@ __all__ = [
     "two_big_hyperplanes",
     "verify_split_bound",
 ]
+
+MIDDLE_SPAN = 3
+"""Most values of t the middle case of :func:`split_upper_bound` takes on (each enumerates its
+pencils and solves a program per pair of types)."""
 
 PLANE = parallel_classes(2).reshape(12, 3).astype(np.int64)
 """The twelve lines of AG(2,3) as cells 3i + j, rows 3k..3k+2 the parallel class k. Class 0 is
@@ -143,6 +151,34 @@ def _classes_allowed(s, plane, allowed):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
+def _cell_patterns(rows, columns, top, out):  # pragma: no cover - compiled
+    # Every nine cell sizes in [0, top] whose rows hold rows[0..2] and columns columns[0..2]
+    # points, into out; returns how many. Cells 0, 1, 3, 4 fix the other five.
+    row0, r1, r2 = rows[0], rows[1], rows[2]
+    c0, c1, c2 = columns[0], columns[1], columns[2]
+    k = 0
+    for s0 in range(max(0, row0 - 2 * top, c0 - 2 * top), min(top, row0, c0) + 1):
+        for s1 in range(max(0, row0 - s0 - top), min(top, row0 - s0, c1) + 1):
+            s2 = row0 - s0 - s1
+            for s3 in range(max(0, c0 - s0 - top), min(top, c0 - s0, r1) + 1):
+                s6 = c0 - s0 - s3
+                if s6 > r2:
+                    continue
+                for s4 in range(0, min(top, r1 - s3, c1 - s1) + 1):
+                    s5 = r1 - s3 - s4
+                    s7 = c1 - s1 - s4
+                    s8 = r2 - s6 - s7
+                    if s5 > top or s7 > top or s7 > r2 - s6 or s8 > top:
+                        continue
+                    if s2 + s5 + s8 != c2:
+                        continue
+                    out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 4] = s0, s1, s2, s3, s4
+                    out[k, 5], out[k, 6], out[k, 7], out[k, 8] = s5, s6, s7, s8
+                    k += 1
+    return k
+
+
+@nb.njit(cache=True)
 def _largest(
     n, row0, col_low, col_high, floor, cutoff, allowed, plane, most, below, across2, across1, cap
 ):  # pragma: no cover - compiled
@@ -151,12 +187,13 @@ def _largest(
     # allowed (allowed[h0, h1]: the class whose hyperplanes hold h0, h1, n - h0 - h1); floor
     # when none exceeds floor. Margins first: a pattern's bound is at most cap[.] of its row
     # class and of its column class (the most sets inside their hyperplanes plus the most
-    # across), so margins whose caps do not pass the best found so far are skipped. Then cells
-    # 0, 1, 3, 4 fix the other five. Returns as soon as a bound passes cutoff.
+    # across), so margins whose caps do not pass the best found so far are skipped. Returns as
+    # soon as a bound passes cutoff.
     top = below.shape[0] - 1  # the most points of a cell
     best = floor
     found = np.full(9, -1, np.int64)
-    s = np.zeros(9, np.int64)
+    cells = np.zeros(((top + 1) ** 4, 9), np.int64)
+    rows, columns = np.zeros(3, np.int64), np.zeros(3, np.int64)
     for r1 in range(max(0, n - 2 * row0), min(row0, n - row0) + 1):
         r2 = n - row0 - r1
         if r2 > row0 or not allowed[row0, r1]:
@@ -164,37 +201,83 @@ def _largest(
         cap_rows = cap[row0, r1]
         if cap_rows <= best:
             continue
+        rows[0], rows[1], rows[2] = row0, r1, r2
         for c0 in range(col_high, col_low - 1, -1):
             for c1 in range(max(0, n - 2 * c0), min(c0, n - c0) + 1):
                 c2 = n - c0 - c1
                 if c2 > c0 or not allowed[c0, c1] or min(cap_rows, cap[c0, c1]) <= best:
                     continue
-                for s0 in range(max(0, row0 - 2 * top, c0 - 2 * top), min(top, row0, c0) + 1):
-                    for s1 in range(max(0, row0 - s0 - top), min(top, row0 - s0, c1) + 1):
-                        s2 = row0 - s0 - s1
-                        for s3 in range(max(0, c0 - s0 - top), min(top, c0 - s0, r1) + 1):
-                            s6 = c0 - s0 - s3
-                            if s6 > r2:
-                                continue
-                            for s4 in range(0, min(top, r1 - s3, c1 - s1) + 1):
-                                s5 = r1 - s3 - s4
-                                s7 = c1 - s1 - s4
-                                s8 = r2 - s6 - s7
-                                if s5 > top or s7 > top or s7 > r2 - s6 or s8 > top:
-                                    continue
-                                if s2 + s5 + s8 != c2:
-                                    continue
-                                s[0], s[1], s[2], s[3], s[4] = s0, s1, s2, s3, s4
-                                s[5], s[6], s[7], s[8] = s5, s6, s7, s8
-                                if not _classes_allowed(s, plane, allowed):
-                                    continue
-                                value = _pattern_bound(s, plane, most, below, across2, across1)
-                                if value > best:
-                                    best = value
-                                    found[:] = s
-                                    if best > cutoff:
-                                        return best, found
+                columns[0], columns[1], columns[2] = c0, c1, c2
+                for i in range(_cell_patterns(rows, columns, top, cells)):
+                    s = cells[i]
+                    if not _classes_allowed(s, plane, allowed):
+                        continue
+                    value = _pattern_bound(s, plane, most, below, across2, across1)
+                    if value > best:
+                        best = value
+                        found[:] = s
+                        if best > cutoff:
+                            return best, found
     return best, found
+
+
+@nb.njit(cache=True)
+def _class_type(s, plane, k, out):  # pragma: no cover - compiled
+    # The sizes of class k's three hyperplanes (lines 3k..3k+2 of the plane), largest first.
+    for j in range(3):
+        line = 3 * k + j
+        out[j] = s[plane[line, 0]] + s[plane[line, 1]] + s[plane[line, 2]]
+    out.sort()
+    out[0], out[2] = out[2], out[0]
+
+
+@nb.njit(cache=True)
+def _middle_types(
+    n, row0, t, value, allowed, diagonal, plane, most, below, across2, across1, cap, out
+):  # pragma: no cover - compiled
+    # The pencils of the split's middle case with row 0 holding row0 points (the most of the
+    # rows), column 0 exactly t (the most of the columns), the diagonal classes' types in
+    # diagonal (no part above t) and a bound above value: their four class types (rows,
+    # columns, then the two diagonal classes in increasing order; each largest part first) as
+    # rows of out, 12 numbers each. Returns how many, or -1 when out is too small.
+    top = below.shape[0] - 1
+    cells = np.zeros(((top + 1) ** 4, 9), np.int64)
+    rows, columns = np.zeros(3, np.int64), np.zeros(3, np.int64)
+    first, second = np.zeros(3, np.int64), np.zeros(3, np.int64)
+    k = 0
+    for r1 in range(max(0, n - 2 * row0), min(row0, n - row0) + 1):
+        r2 = n - row0 - r1
+        if r2 > row0 or not allowed[row0, r1] or cap[row0, r1] <= value:
+            continue
+        rows[0], rows[1], rows[2] = row0, r1, r2
+        for c1 in range(max(0, n - 2 * t), min(t, n - t) + 1):
+            c2 = n - t - c1
+            if c2 > t or not allowed[t, c1] or cap[t, c1] <= value:
+                continue
+            columns[0], columns[1], columns[2] = t, c1, c2
+            for i in range(_cell_patterns(rows, columns, top, cells)):
+                s = cells[i]
+                if not _classes_allowed(s, plane, diagonal):
+                    continue
+                if _pattern_bound(s, plane, most, below, across2, across1) <= value:
+                    continue
+                if k == out.shape[0]:
+                    return -1
+                _class_type(s, plane, 1, first)
+                out[k, 0:3] = first
+                _class_type(s, plane, 0, first)
+                out[k, 3:6] = first
+                _class_type(s, plane, 2, first)
+                _class_type(s, plane, 3, second)
+                swap = False
+                for j in range(3):
+                    if first[j] != second[j]:
+                        swap = first[j] > second[j]
+                        break
+                out[k, 6:9] = second if swap else first
+                out[k, 9:12] = first if swap else second
+                k += 1
+    return k
 
 
 def _tables(
@@ -324,6 +407,58 @@ def two_big_hyperplanes(
     )
 
 
+def middle_types(
+    properties: int,
+    cards: int,
+    t: int,
+    most: Sequence[int],
+    most_below: Sequence[int],
+    value: int,
+) -> list[tuple[tuple[int, int, int], ...]]:
+    """The class types of the pencils of the split's middle case whose bound exceeds ``value``.
+
+    The middle case: t is the second largest of the class maxima (the largest hyperplane of
+    each parallel class). Row 0 is the largest hyperplane of a class of largest maximum (t or
+    more cards), column 0 the largest of a class of maximum t, and the two diagonal classes of
+    their pencil, classes other than the row's, have no hyperplane above t. For each such
+    pattern of nine cell sizes with :func:`pencil_bound` above ``value`` this lists the types
+    (hyperplane sizes, largest first) of its four classes: rows, columns, then the diagonal
+    classes in increasing order; each distinct quadruple once, sorted.
+
+    Examples
+    --------
+    Twelve points of AG(3,3) with 14 sets or more where every class but one has planes of at
+    most 6 points: the pencils allow it only around a full plane (rows 9, 2, 1).
+
+    >>> plane = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12]  # M_2(k)
+    >>> middle_types(3, 12, 6, plane, [0, 0, 0, 1], 13)
+    [((9, 2, 1), (6, 3, 3), (5, 4, 3), (5, 4, 3))]
+    >>> middle_types(3, 12, 8, plane, [0, 0, 0, 1], 13)
+    []
+    """
+    flat = deck_size(properties - 1)
+    if not 0 <= t <= flat:
+        return []
+    tables = _tables(properties, cards, most, most_below)
+    allowed = tables[-1] >= 0
+    diagonal = allowed.copy()
+    for h0, h1 in itertools.product(range(flat + 1), repeat=2):
+        diagonal[h0, h1] &= max(h0, h1, cards - h0 - h1) <= t
+    found: set[tuple[tuple[int, int, int], ...]] = set()
+    out = np.zeros((1 << 16, 12), dtype=np.int64)
+    for row0 in range(t, min(flat, cards) + 1):
+        while True:
+            with interrupts_held():
+                count = _middle_types(cards, row0, t, value, allowed, diagonal, PLANE, *tables, out)
+            if count >= 0:
+                break
+            out = np.zeros((2 * len(out), 12), dtype=np.int64)
+        for row in np.unique(out[:count], axis=0):
+            quad = row.reshape(4, 3)
+            found.add(tuple((int(a), int(b), int(c)) for a, b, c in quad))
+    return sorted(found)
+
+
 def _tables_for(
     properties: int, known_max: dict[int, int], known_below: dict[int, int]
 ) -> tuple[list[int], list[int]]:
@@ -388,15 +523,25 @@ def prove_split_bound(
     known_max: dict[int, int],
     known_below: dict[int, int],
     theta: int | None = None,
+    top: int | None = None,
 ) -> dict[str, Any] | None:
     """Proof record refuting "some n cards of AG(P,3) hold >= threshold sets" by the split.
 
-    Both cases must fail at one theta: the slice program with at most one class above theta is
-    infeasible for L >= threshold (HiGHS and CP-SAT, :func:`~setlab.extremal.bounds.
-    prove_max_bound` with ``big``), and :func:`two_big_hyperplanes` stays below threshold. The
-    program is refuted more easily for smaller theta and the pencils for larger, so without a
-    given ``theta`` the largest theta the program refutes is found by bisection (HiGHS alone)
-    and the pencils are tried there.
+    Let t be the second largest of the class maxima (the largest hyperplane of each parallel
+    class). Three cases, for theta <= top:
+
+    * t <= theta, at most one class has a hyperplane above theta: the slice program with that
+      row is infeasible for L >= threshold (HiGHS and CP-SAT, :func:`~setlab.extremal.bounds.
+      prove_max_bound` with ``big``);
+    * t > top, two classes have hyperplanes above top: :func:`two_big_hyperplanes` stays below
+      threshold;
+    * theta < t <= top, the middle case: every pencil of :func:`middle_types` past threshold - 1
+      names four class types, and the program with big = t and those types forced (or its row
+      and column types alone) is infeasible.
+
+    The program is refuted more easily for smaller theta and the pencils for larger, so without
+    a given ``theta`` the largest theta the program refutes is found by bisection (HiGHS alone);
+    ``top`` defaults to theta (no middle case).
 
     Parameters
     ----------
@@ -404,14 +549,16 @@ def prove_split_bound(
         P, n and the sets refuted (every count >= threshold).
     known_max, known_below
         Proven M_{P-1}(k) and M_{P-2}(k) (missing k: the degree bound).
-    theta
-        The threshold of a big hyperplane, or None to search for one.
+    theta, top
+        The thresholds of the cases, or None: theta searched for, top = theta.
 
     Returns
     -------
     dict or None
         ``{"method": "split", "claim": "max <= threshold-1", "theta", "program": <the slice-ilp
-        record>, "pencil": {"largest", "pattern", "known_below"}, ...}``, or None.
+        record>, "pencil": {"theta": top, "largest", "pattern", "known_below"}, "middle": [<the
+        slice-ilp records of the middle case, each with "big" t and "forced" types>], ...}``, or
+        None.
 
     Examples
     --------
@@ -419,9 +566,18 @@ def prove_split_bound(
     would hold 15 points, and the program with at most one full plane refutes 15 sets.
 
     >>> plane = {k: v for k, v in enumerate([0, 0, 0, 1, 1, 2, 3, 5, 8, 12])}
-    >>> record = prove_split_bound(3, 12, 15, plane, {0: 0, 1: 0, 2: 0, 3: 1})
+    >>> line = {0: 0, 1: 0, 2: 0, 3: 1}
+    >>> record = prove_split_bound(3, 12, 15, plane, line)
     >>> record["claim"], record["theta"], record["program"]["big"], record["pencil"]["pattern"]
     ('max <= 14', 8, 8, None)
+
+    M_4(12) <= 14 in AG(4,3) with theta = 4 and top = 5: the middle case t = 5 is refuted by
+    one program, with two classes of type (5, 4, 3) forced.
+
+    >>> space = dict(enumerate([0, 0, 0, 1, 1, 2, 3, 5, 8, 12, 12, 13, 14]))  # M_3, Table 3
+    >>> record = prove_split_bound(4, 12, 15, space, plane, theta=4, top=5)
+    >>> [(entry["big"], entry["forced"]) for entry in record["middle"]]
+    [(5, [[5, 4, 3], [5, 4, 3]])]
 
     References
     ----------
@@ -433,7 +589,8 @@ def prove_split_bound(
         theta = _Optima(properties, cards, known_max).largest_below(threshold)
         if theta is None:
             return None  # the program fails even where every class but one is balanced
-    return _record(properties, cards, threshold, known_max, known_below, theta, None)
+    top = theta if top is None else max(theta, top)
+    return _record(properties, cards, threshold, known_max, known_below, theta, None, top)
 
 
 def _record(
@@ -444,16 +601,26 @@ def _record(
     known_below: dict[int, int],
     theta: int,
     pencils: tuple[int, list[int] | None] | None,
+    top: int | None = None,
 ) -> dict[str, Any] | None:
-    """The split's record at ``theta`` (``pencils``: its pencil maximum, if known), or None."""
+    """The split's record at ``theta`` and ``top`` (default theta), or None; ``pencils``: the
+    pencil maximum above top, if known."""
+    top = theta if top is None else top
+    most, most_below = _tables_for(properties, known_max, known_below)
     if pencils is None:
-        most, most_below = _tables_for(properties, known_max, known_below)
         pencils = two_big_hyperplanes(
-            properties, cards, theta, most, most_below, floor=threshold - 1
+            properties, cards, top, most, most_below, floor=threshold - 1
         )
     largest, pattern = pencils
     if largest >= threshold:
         return None
+    middle: list[dict[str, Any]] = []
+    for t in range(theta + 1, top + 1):
+        quads = middle_types(properties, cards, t, most, most_below, threshold - 1)
+        entries = _cover_middle(properties, cards, threshold, known_max, t, quads)
+        if entries is None:
+            return None
+        middle += entries
     program = prove_max_bound(properties, cards, threshold, known_max, big=theta)
     if program is None:
         return None
@@ -465,10 +632,12 @@ def _record(
         "theta": theta,
         "program": program,
         "pencil": {
+            "theta": top,
             "largest": largest,
             "pattern": pattern,
             "known_below": {str(k): v for k, v in sorted(known_below.items())},
         },
+        "middle": middle,
     }
 
 
@@ -524,16 +693,106 @@ def split_upper_bound(
         if best == lower:
             break
         theta -= 1
-    if chosen is None:
-        return upper, None
-    record = _record(properties, cards, best + 1, known_max, known_below, *chosen)
-    return (best, record) if record is not None else (upper, None)
+    record = None
+    if chosen is not None:
+        record = _record(properties, cards, best + 1, known_max, known_below, *chosen)
+    if record is None:
+        best = upper
+    while best > lower:  # the middle case, one set at a time
+        attempt = _middle_split(
+            properties, cards, best - 1, known_max, known_below, optima, most, most_below
+        )
+        if attempt is None:
+            break
+        best, record = best - 1, attempt
+    return best, record
+
+
+def _middle_split(
+    properties: int,
+    cards: int,
+    target: int,
+    known_max: dict[int, int],
+    known_below: dict[int, int],
+    optima: _Optima,
+    most: Sequence[int],
+    most_below: Sequence[int],
+) -> dict[str, Any] | None:
+    """The split's record for M(n) <= target with a middle case, or None.
+
+    theta is the largest the program refutes target + 1 at, top the least above it (at most
+    :data:`MIDDLE_SPAN` above) whose pencils stay at most target. The cheap parts come first:
+    when no such top exists, nothing is enumerated or solved.
+    """
+    theta = optima.largest_below(target + 1)
+    if theta is None:
+        return None
+    flat = deck_size(properties - 1)
+    for top in range(theta + 1, min(theta + MIDDLE_SPAN, flat) + 1):
+        pencils = two_big_hyperplanes(
+            properties, cards, top, most, most_below, floor=target, cutoff=target
+        )
+        if pencils[0] <= target:
+            return _record(
+                properties, cards, target + 1, known_max, known_below, theta, pencils, top
+            )
+    return None
+
+
+def _cover_middle(
+    properties: int,
+    cards: int,
+    threshold: int,
+    known_max: dict[int, int],
+    t: int,
+    quads: Sequence[tuple[tuple[int, int, int], ...]],
+) -> list[dict[str, Any]] | None:
+    """Programs refuting ``threshold`` sets for every quadruple of class types of the middle
+    case at t (:func:`middle_types`), with big = t and forced types: per pair (row type, column
+    type) both forced, where that is refuted, else per quadruple all four. None when some
+    quadruple's program is not refuted."""
+    pairs: dict[tuple[tuple[int, int, int], ...], list[tuple[tuple[int, int, int], ...]]] = {}
+    for quad in quads:  # the program forces types, not which class is the row
+        pairs.setdefault(tuple(sorted(quad[:2], reverse=True)), []).append(quad)
+    entries: list[dict[str, Any]] = []
+    for pair, group in sorted(pairs.items(), reverse=True):
+        group = [q for q in group if not any(covers(e["forced"], q) for e in entries)]
+        if not group:  # an earlier program's types are among these quadruples' already
+            continue
+        record = prove_max_bound(properties, cards, threshold, known_max, big=t, forced=pair)
+        if record is not None:
+            entries.append(record)
+            continue
+        for quad in group:
+            record = prove_max_bound(properties, cards, threshold, known_max, big=t, forced=quad)
+            if record is None:
+                return None
+            entries.append(record)
+    return entries
+
+
+def covers(forced: Sequence[Sequence[int]], quad: Sequence[Sequence[int]]) -> bool:
+    """Whether the classes of the pencil (types ``quad``) include classes of the ``forced``
+    types, as many as forced: then a program refuted with ``forced`` refutes the pencil.
+
+    Examples
+    --------
+    >>> covers([(9, 2, 1)], [(9, 2, 1), (6, 3, 3), (5, 4, 3), (5, 4, 3)])
+    True
+    >>> covers([(5, 4, 3), (5, 4, 3), (5, 4, 3)], [(9, 2, 1), (6, 3, 3), (5, 4, 3), (5, 4, 3)])
+    False
+    """
+    have = Counter(tuple(sorted(t, reverse=True)) for t in quad)
+    need = Counter(tuple(sorted(t, reverse=True)) for t in forced)
+    return all(have[t] >= k for t, k in need.items())
 
 
 def verify_split_bound(record: dict[str, Any]) -> bool:
-    """Re-check a record of :func:`prove_split_bound`: the program part by the other solver on
-    the same model (:func:`~setlab.extremal.bounds.verify_max_bound` with its theta), the
-    pencil part by running :func:`two_big_hyperplanes` again.
+    """Re-check a record of :func:`prove_split_bound` or :func:`split_upper_bound`: the
+    programs by the other solver on the same models (:func:`~setlab.extremal.bounds.
+    verify_max_bound` with their theta and forced types), the pencils above the pencil theta by
+    running :func:`two_big_hyperplanes` again, and for each t of the middle case (between the
+    two thetas) every quadruple of :func:`middle_types` covered by a program of that t.
 
     Examples
     --------
@@ -545,15 +804,33 @@ def verify_split_bound(record: dict[str, Any]) -> bool:
     if record.get("method") != "split":
         return False
     properties, cards, theta = int(record["properties"]), int(record["cards"]), record["theta"]
-    program = record["program"]
+    program, pencil = record["program"], record["pencil"]
+    top = pencil.get("theta", theta)
     claim = record.get("claim")
-    if program.get("claim") != claim or int(program["cards"]) != cards:
+    if program.get("claim") != claim or int(program["cards"]) != cards or top < theta:
         return False
     if not verify_max_bound(program, big=theta):
         return False
     known_max = {int(k): int(v) for k, v in program["known_max"].items()}
-    known_below = {int(k): int(v) for k, v in record["pencil"]["known_below"].items()}
+    known_below = {int(k): int(v) for k, v in pencil["known_below"].items()}
     most, most_below = _tables_for(properties, known_max, known_below)
     bound = int(str(claim).split("<=")[1])
-    largest, _ = two_big_hyperplanes(properties, cards, theta, most, most_below, floor=bound)
+    middle = record.get("middle") or []
+    for entry in middle:
+        t = entry.get("big")
+        if not (
+            isinstance(t, int)
+            and theta < t <= top
+            and entry.get("claim") == claim
+            and entry.get("known_max") == program["known_max"]
+            and int(entry["cards"]) == cards
+            and verify_max_bound(entry, big=t, forced=entry.get("forced") or [])
+        ):
+            return False
+    for t in range(theta + 1, top + 1):
+        forced = [entry.get("forced") or [] for entry in middle if entry["big"] == t]
+        for quad in middle_types(properties, cards, t, most, most_below, bound):
+            if not any(covers(f, quad) for f in forced):
+                return False
+    largest, _ = two_big_hyperplanes(properties, cards, top, most, most_below, floor=bound)
     return largest <= bound

@@ -35,6 +35,10 @@ Class type t = (a >= b >= c): the sizes of S in its three hyperplanes; x_t class
            0/1 switch y_t with (occurs) x_t <= C y_t, (cap) L + (high - hi_t) y_t <= high,
            (floor) L + (low - lo_t) y_t >= low.
 
+  (forced) for the split's middle case (split_check.py), the configurations with classes of
+           given types: x_t >= the number of classes of type t required; a required type left
+           out above has the row 0 >= k, which no point satisfies.
+
 All variables are integers. A max value V is proven by refuting low = V+1, high = the degree
 bound; a min value v by refuting low = 0, high = v-1.
 
@@ -52,7 +56,7 @@ from __future__ import annotations
 from fractions import Fraction
 from numbers import Integral
 
-__all__ = ["check_farkas", "program"]
+__all__ = ["check_farkas", "forced_types", "program"]
 
 
 def _classes(p: int, d: int) -> int:
@@ -78,12 +82,13 @@ def _across(a: int, b: int, d: int, f: int) -> tuple[int, int]:
 
 
 def program(p: int, n: int, low: int, high: int, most: dict, least: dict,
-            big: int | None = None) -> tuple[dict, dict]:  # fmt: skip
+            big: int | None = None, forced: list | None = None) -> tuple[dict, dict]:  # fmt: skip
     """The program: (bounds {variable: [lo, hi]}, rows {name: (coefficients, sense, rhs)}).
 
     ``most[k]``/``least[k]`` are cited M_{P-1}(k)/m_{P-1}(k) (absent: nothing cited). With
     ``big`` = theta, the row "big": at most one class has a hyperplane holding more than theta
-    points (sum of x_t over the types t = (a, b, c) with a > theta is at most 1).
+    points (sum of x_t over the types t = (a, b, c) with a > theta is at most 1). With
+    ``forced`` (types, one per class), the rows "forced_a_b_c": x_t >= how often t is forced.
     """
     f, c, k1, k2 = 3 ** (p - 1), _classes(p, 0), _classes(p, 1), _classes(p, 2)
     top = [min(degree_bound(p - 1, k), most.get(k, 10**18)) for k in range(f + 1)]
@@ -130,7 +135,17 @@ def program(p: int, n: int, low: int, high: int, most: dict, least: dict,
         over = {x: 1 for x in count if int(x.split("_")[1]) > big}
         if over:
             rows["big"] = (over, "<=", 1)
+    for t in forced or []:
+        tag = "_".join(str(v) for v in sorted(t, reverse=True))
+        x = "x_" + tag
+        coefficients, _, times = rows.get("forced_" + tag, ({x: 1} if x in bounds else {}, 0, 0))
+        rows["forced_" + tag] = (coefficients, ">=", times + 1)
     return bounds, rows
+
+
+def forced_types(forced) -> list:
+    """Forced class types as certificates state them: each sorted down, the list sorted down."""
+    return sorted((sorted((int(v) for v in t), reverse=True) for t in forced), reverse=True)
 
 
 def _leaf(bounds: dict, rows: dict, multipliers: dict) -> list[str]:
@@ -184,7 +199,7 @@ def _tree(bounds: dict, rows: dict, root: dict) -> list[str]:
 
 def check_farkas(
     properties: int, cards: int, sense: str, bound: int, certificate: dict, cited: dict,
-    big: int | None = None,
+    big: int | None = None, forced: list | None = None,
 ) -> list[str]:  # fmt: skip
     """Errors found checking that ``certificate`` proves M(n) <= bound (sense "max") or
     m(n) >= bound ("min") in AG(P,3); an empty list means accepted.
@@ -193,6 +208,8 @@ def check_farkas(
     certificate must refute the program with the row "big" (and say so): it then proves the
     bound only for the configurations in which at most one class has a hyperplane of more than
     theta points, the first case of a split. A certificate saying "big" is refused otherwise.
+    Likewise with ``forced`` (class types, one per class; the split's middle case) it must
+    refute the program with those classes present, and say so.
 
     >>> certificate = {"kind": "farkas", "multipliers": {"square": "1", "cube": "-1/10"}}
     >>> check_farkas(4, 10, "max", 12, certificate, {})  # 10 cards hold at most 12 sets
@@ -211,6 +228,8 @@ def check_farkas(
     if certificate.get("big") != big:
         return [f"{name}: the certificate's theta {certificate.get('big')} is not {big}"]
     try:
+        if forced_types(certificate.get("forced") or []) != forced_types(forced or []):
+            return [f"{name}: the certificate forces {certificate.get('forced')}, not {forced}"]
         return _check(properties, cards, sense, bound, certificate, cited, name)
     except (AttributeError, KeyError, TypeError, ValueError, ZeroDivisionError) as error:
         return [f"{name}: malformed certificate ({type(error).__name__}: {error})"]
@@ -234,5 +253,7 @@ def _check(p: int, n: int, sense: str, bound: int, certificate: dict, cited: dic
         return errors + ([] if low > high else [f"{name}: the range {low}..{high} is not empty"])
     if low > high:
         return errors
-    bounds, rows = program(p, n, low, high, most, least, certificate.get("big"))
+    bounds, rows = program(
+        p, n, low, high, most, least, certificate.get("big"), certificate.get("forced")
+    )
     return errors + [f"{name}: {e}" for e in _tree(bounds, rows, certificate)]

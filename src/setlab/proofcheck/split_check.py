@@ -3,9 +3,12 @@
 Standalone: the standard library and numpy, and farkas_check.py beside this file; nothing from
 setlab. Written from the mathematics below.
 
-The mathematics. S is a set of n points of AG(P,3) with L lines inside it; a hyperplane is *big*
-when it holds more than theta points of S. Either (1) at most one parallel class of hyperplanes
-has a big hyperplane, or (2) two classes f, g have one each, H_f and H_g, not parallel.
+The mathematics. S is a set of n points of AG(P,3) with L lines inside it. Each parallel class
+of hyperplanes has a largest hyperplane; let t be the second largest of these class maxima (a
+class of largest maximum aside, every class has hyperplanes of at most t points). For two
+thresholds theta <= top, either (1) t <= theta: at most one class has a hyperplane of more
+than theta points; or (2) t > top: two classes f, g have hyperplanes H_f, H_g of more than top
+points, not parallel; or (3) theta < t <= top.
 
 (1) is the counting program of farkas_check.py with one more row, "big": the classes whose
 sizes (a >= b >= c) have a > theta number at most one. The certificate's "program" must refute
@@ -31,9 +34,19 @@ others cross k, at most A(h_k; 3^(P-1)) of them and at most sum_{l not in k} X(l
             min over k of [ sum_{l in k} min(M_{P-1}(h_l), sum_{c in l} M_{P-2}(s_c) + A_l)
                             + min(A(h_k; 3^(P-1)), sum_{l not in k} A_l) ] ),
 
-and every pattern (cells in [0, 3^(P-2)], total n, row 0 > theta the largest row, column 0 >
-theta the largest column) must give at most v. The row class alone gives L <= sum_{rows}
+and every pattern (cells in [0, 3^(P-2)], total n, row 0 > top the largest row, column 0 >
+top the largest column) must give at most v. The row class alone gives L <= sum_{rows}
 M_{P-1}(h) + A(h_rows; 3^(P-1)) (its cap), so margins whose cap is at most v need no cells.
+
+(3) f a class of largest maximum, g a class of maximum t: the pencil of (2) with row 0 of t or
+more points, column 0 of exactly t (each the largest of its class), and two diagonal classes
+whose hyperplanes hold at most t points (they are neither f nor g). Its bound must exceed v,
+and its four classes are four classes of S, of the types (sorted sizes) of the pattern. So S's
+class profile satisfies the program of (1) with theta = t and x_type >= the number of the four
+classes of that type: a certificate refuting the program with big = t and "forced" types
+(farkas_check.py's forced rows) rules out every pattern whose four types include the forced
+ones. Every pattern of (3) past v, for every t in theta+1..top, must be ruled out so.
+
 M_{P-1}, M_{P-2}: the cited proven maxima, else the degree bound (a point of k lies on at most
 floor((k-1)/2) lines; and the complement identity with an empty complement).
 """
@@ -46,7 +59,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["check_split", "largest_pencil_bound"]
+__all__ = ["check_split", "largest_pencil_bound", "middle_quadruples"]
 
 
 def _plane_lines() -> np.ndarray:
@@ -92,53 +105,95 @@ def _bounds(cells: np.ndarray, most: np.ndarray, below: np.ndarray, p: int) -> n
 PLANE = _plane_lines()
 
 
+def _margins(p: int, n: int, first: range, most: np.ndarray, value: int) -> list[tuple]:
+    """Class types (a, b, c), a in ``first`` the largest part (b, c in any order), whose cap
+    (the most lines inside their hyperplanes plus the most across) exceeds ``value``."""
+    flat = 3 ** (p - 1)
+    out = []
+    for a in first:
+        for b in range(0, a + 1):
+            c = n - a - b
+            if not 0 <= c <= a:
+                continue
+            cap = int(most[a] + most[b] + most[c])
+            cap += int(_across(np.array(a), np.array(b), np.array(c), flat))
+            if cap > value:
+                out.append((a, b, c))
+    return out
+
+
+def _patterns(p: int, rows: tuple, cols: tuple, most: np.ndarray, below: np.ndarray, value: int):
+    """(cells, bounds): every pattern with rows and columns of the given sizes whose bound
+    exceeds ``value``, all at once (cells in [0, 3^(P-2)], rows and columns adding up)."""
+    top = 3 ** (p - 2)
+    a, b, c = rows
+    d, e, f = cols
+    # cells 0, 1, 3, 4 fix the rest; each ranges over what its row and column allow (a cell
+    # holds at most top points, so cell 0 at least a - 2 top, ...)
+    spans = [
+        np.arange(max(0, a - 2 * top, d - 2 * top), min(top, a, d) + 1),  # cell 0
+        np.arange(max(0, a - 2 * top), min(top, a, e) + 1),  # cell 1: row 0, column 1
+        np.arange(max(0, d - 2 * top), min(top, d, b) + 1),  # cell 3: row 1, column 0
+        np.arange(0, min(top, b, e) + 1),  # cell 4
+    ]
+    s0, s1, s3, s4 = np.meshgrid(*spans, indexing="ij", sparse=True)
+    s2, s6 = a - s0 - s1, d - s0 - s3
+    s5, s7 = b - s3 - s4, e - s1 - s4
+    s8 = c - s6 - s7
+    shape = tuple(len(span) for span in spans)
+    full = [np.broadcast_to(v, shape) for v in (s0, s1, s2, s3, s4, s5, s6, s7, s8)]
+    cells = np.stack(full, axis=-1).reshape(-1, 9)
+    ok = ((cells >= 0) & (cells <= top)).all(axis=1)
+    ok &= cells[:, 2] + cells[:, 5] + cells[:, 8] == f
+    cells = cells[ok]
+    simple = below[cells].sum(axis=1)  # the cells' bound alone, cheaper: a first filter
+    parts = cells[:, PLANE]
+    simple += _across(parts[..., 0], parts[..., 1], parts[..., 2], top).sum(axis=1)
+    cells = cells[simple > value]
+    bound = _bounds(cells, most, below, p)
+    return cells[bound > value], bound[bound > value]
+
+
 def largest_pencil_bound(
     p: int, n: int, theta: int, most: list[int], below: list[int], value: int
 ) -> tuple[int, list[int] | None]:
     """The largest bound of case (2) over the patterns whose bound exceeds ``value``, or
     (value, None) when none does: margins by their caps, then every pattern of a margin pair
     at once (the transpose of a pattern has the same bound, so row margins >= column margins)."""
-    top, flat = 3 ** (p - 2), 3 ** (p - 1)
     most_a, below_a = np.array(most, dtype=np.int64), np.array(below, dtype=np.int64)
-    margins = []
-    for a in range(theta + 1, min(flat, n) + 1):
-        for b in range(0, a + 1):
-            c = n - a - b
-            if not 0 <= c <= a:
-                continue
-            cap = int(most_a[a] + most_a[b] + most_a[c])
-            cap += int(_across(np.array(a), np.array(b), np.array(c), flat))
-            if cap > value:
-                margins.append((a, b, c))
-    span = np.arange(top + 1)
-    s0, s1, s3, s4 = np.meshgrid(span, span, span, span, indexing="ij", sparse=True)
+    margins = _margins(p, n, range(theta + 1, min(3 ** (p - 1), n) + 1), most_a, value)
     worst, where = value, None
     for x, rows in enumerate(margins):
         for cols in margins[: x + 1]:
-            a, b, c = rows
-            d, e, f = cols
-            s2, s6 = a - s0 - s1, d - s0 - s3
-            s5, s7 = b - s3 - s4, e - s1 - s4
-            s8 = c - s6 - s7
-            shape = (top + 1,) * 4
-            full = [np.broadcast_to(v, shape) for v in (s0, s1, s2, s3, s4, s5, s6, s7, s8)]
-            cells = np.stack(full, axis=-1).reshape(-1, 9)
-            ok = ((cells >= 0) & (cells <= top)).all(axis=1)
-            ok &= cells[:, 2] + cells[:, 5] + cells[:, 8] == f
-            cells = cells[ok]
-            if not len(cells):
-                continue
-            simple = below_a[cells].sum(axis=1)
-            parts = cells[:, PLANE]
-            simple += _across(parts[..., 0], parts[..., 1], parts[..., 2], top).sum(axis=1)
-            cells = cells[simple > worst]
-            if not len(cells):
-                continue
-            bound = _bounds(cells, most_a, below_a, p)
-            i = int(np.argmax(bound))
-            if bound[i] > worst:
+            cells, bound = _patterns(p, rows, cols, most_a, below_a, worst)
+            if len(bound):
+                i = int(np.argmax(bound))
                 worst, where = int(bound[i]), cells[i].tolist()
     return worst, where
+
+
+def middle_quadruples(
+    p: int, n: int, t: int, most: list[int], below: list[int], value: int
+) -> set[tuple]:
+    """The class types of the patterns of case (3) at t whose bound exceeds ``value``: row 0
+    (>= t points) the largest row, column 0 (exactly t) the largest column, no diagonal
+    hyperplane above t. Each as a sorted tuple of four sorted types (a multiset)."""
+    most_a, below_a = np.array(most, dtype=np.int64), np.array(below, dtype=np.int64)
+    flat = 3 ** (p - 1)
+    if not 0 <= t <= flat:
+        return set()
+    rows = _margins(p, n, range(t, min(flat, n) + 1), most_a, value)
+    cols = _margins(p, n, range(t, t + 1), most_a, value)
+    out: set[tuple] = set()
+    for r in rows:
+        for c in cols:
+            cells, _ = _patterns(p, r, c, most_a, below_a, value)
+            sizes = cells[:, PLANE].sum(axis=2)  # (K, 12): class k is lines 3k..3k+2
+            sizes = sizes[sizes[:, 6:].max(axis=1) <= t]  # the diagonal classes
+            types = -np.sort(-sizes.reshape(-1, 4, 3), axis=2)
+            for quad in np.unique(types, axis=0):
+                out.add(tuple(sorted(tuple(int(v) for v in k) for k in quad)))
+    return out
 
 
 def _load_farkas():
@@ -152,16 +207,34 @@ def _load_farkas():
     return module
 
 
+def _covers(forced: list, quad: tuple) -> bool:
+    """The pencil's classes (types ``quad``) include the ``forced`` types, as many times."""
+    have = list(quad)
+    for t in forced:
+        t = tuple(sorted((int(v) for v in t), reverse=True))
+        if t not in have:
+            return False
+        have.remove(t)
+    return True
+
+
 def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> list[str]:
     """Errors checking that ``certificate`` proves M_P(n) <= value by the split (empty: ok).
 
     ``certificate`` = {"theta": theta, "program": a certificate for farkas_check with "big"
-    theta}; ``cited`` maps (P', k, "max") to proven values (P' = P - 1, P - 2 are used).
+    theta, "pencil": {"theta": top}, "middle": [certificates with "big" t and "forced"
+    types]} (no "pencil" theta: top = theta, no middle case); ``cited`` maps (P', k, "max") to
+    proven values (P' = P - 1, P - 2 are used).
     """
     name = f"max({p},{n}) = {value}"
     theta = certificate.get("theta") if isinstance(certificate, dict) else None
     if not isinstance(theta, int) or not isinstance(p, int) or p < 3:
         return [f"{name}: a split needs P >= 3 and an integer theta"]
+    pencil = certificate.get("pencil") or {}
+    top = pencil.get("theta", theta) if isinstance(pencil, dict) else None
+    middle = certificate.get("middle") or []
+    if not isinstance(top, int) or top < theta or not isinstance(middle, list):
+        return [f"{name}: the pencils' theta must be an integer >= {theta}, middle a list"]
     farkas = _load_farkas()
     if farkas is None:
         return [f"{name}: farkas_check.py is missing next to split_check.py"]
@@ -171,7 +244,22 @@ def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> l
             for h in range(3 ** (p - 1) + 1)]  # fmt: skip
     below = [min(degree(p - 2, s), cited.get((p - 2, s, "max"), s**3))
              for s in range(3 ** (p - 2) + 1)]  # fmt: skip
-    worst, where = largest_pencil_bound(p, n, theta, most, below, value)
+    forced: dict[int, list] = {}
+    for entry in middle:
+        t = entry.get("big") if isinstance(entry, dict) else None
+        if not isinstance(t, int) or not theta < t <= top:
+            errors.append(f"{name}: a middle case's t must lie in {theta + 1}..{top}")
+            continue
+        types = entry.get("forced") or []
+        errors += farkas.check_farkas(p, n, "max", value, entry, cited, big=t, forced=types)
+        forced.setdefault(t, []).append(types)
+    if errors:
+        return errors
+    for t in range(theta + 1, top + 1):
+        for quad in sorted(middle_quadruples(p, n, t, most, below, value)):
+            if not any(_covers(f, quad) for f in forced.get(t, [])):
+                errors.append(f"{name}: no program of t = {t} covers the pencil types {quad}")
+    worst, where = largest_pencil_bound(p, n, top, most, below, value)
     if where is not None:
-        errors.append(f"{name}: two hyperplanes above {theta} allow {worst} sets (cells {where})")
+        errors.append(f"{name}: two hyperplanes above {top} allow {worst} sets (cells {where})")
     return errors
