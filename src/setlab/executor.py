@@ -109,12 +109,15 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     A worker ignores Ctrl-C and the pool has no public way to stop a running task, so without
     this an interrupted command would wait, at exit, for every running task to finish.
     """
-    workers = getattr(pool, "_processes", None) or {}  # the pool's processes (no public name)
-    for worker in list(workers.values()):
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # no public name
+    for worker in workers:
         if worker.is_alive():
             worker.terminate()
-    for worker in list(workers.values()):
+    for worker in workers:
         worker.join(timeout=5)
+        if worker.is_alive():  # SIGTERM not acted on in time (a loaded machine): SIGKILL
+            worker.kill()
+            worker.join(timeout=5)
 
 
 # -- a Dask cluster -------------------------------------------------------------------------------
