@@ -339,6 +339,7 @@ def test_the_whole_p5_table_says_only_what_its_bundle_proves(tmp_path):
     rows = Solver(5, store).table()
     assert all(row["min"] == 0 and row["min_proven"] for row in rows[:46])
     assert rows[46]["min_bound"] >= 1  # no 46-cap
+    assert rows[144]["max_proven"]  # the split's middle case: its certificate is checked below
     for n, row in enumerate(rows):
         if row["max_proven"] and rows[243 - n]["min_proven"]:
             assert row["max"] + rows[243 - n]["min"] == complement_sum(5, n)

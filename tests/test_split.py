@@ -355,9 +355,29 @@ def test_a_forced_type_enters_the_program_its_certificate_and_the_checker():
     assert farkas.check_farkas(4, 12, "max", 13, plain, cited)  # no contradiction without it
 
 
+def test_a_ceiling_enters_the_program_its_certificate_and_the_checker():
+    # 14 sets among 12 cards of AG(4,3) need all 12 in one hyperplane: with no hyperplane
+    # above 11 cards the program is infeasible, with 12 it is not.
+    from setlab.extremal.farkas import record_certificate
+
+    assert prove_max_bound(4, 12, 14, TABLE_3, ceiling=12) is None
+    record = prove_max_bound(4, 12, 14, TABLE_3, ceiling=11)
+    assert record["ceiling"] == 11 and verify_max_bound(record, ceiling=11)
+    assert not verify_max_bound(record) and not verify_max_bound(record, ceiling=12)
+    certificate = record_certificate(record)
+    farkas = _checker("farkas_check")
+    cited = {(3, k, "max"): v for k, v in TABLE_3.items()}
+    assert farkas.check_farkas(4, 12, "max", 13, certificate, cited, ceiling=11) == []
+    assert farkas.check_farkas(4, 12, "max", 13, certificate, cited)  # it says "ceiling"
+    plain = {k: v for k, v in certificate.items() if k != "ceiling"}
+    assert farkas.check_farkas(4, 12, "max", 13, plain, cited)  # no contradiction without it
+
+
 def test_covering_counts_classes():
     quad = [(8, 6, 6), (8, 6, 6), (7, 7, 6), (8, 7, 5)]
     assert covers([(8, 6, 6), (8, 6, 6)], quad) and covers([(6, 8, 6)], quad)
     assert not covers([(7, 7, 6), (7, 7, 6)], quad)
-    assert split_check._covers([[8, 6, 6], [8, 6, 6]], tuple(sorted(quad)))
-    assert not split_check._covers([[7, 7, 6], [7, 7, 6]], tuple(sorted(quad)))
+    assert not covers([(8, 6, 6)], quad, ceiling=7)  # row 0 of 8 is above the ceiling
+    assert split_check._covers([[8, 6, 6], [8, 6, 6]], 8, tuple(sorted(quad)))
+    assert not split_check._covers([[8, 6, 6], [8, 6, 6]], 7, tuple(sorted(quad)))
+    assert not split_check._covers([[7, 7, 6], [7, 7, 6]], None, tuple(sorted(quad)))

@@ -138,6 +138,7 @@ def slice_program(
     known_min: dict[int, int] | None = None,
     big: int | None = None,
     forced: Iterable[tuple[int, int, int]] = (),
+    ceiling: int | None = None,
 ) -> SliceProgram:
     """The integer program whose integer points are the class profiles with low <= L <= high.
 
@@ -149,7 +150,9 @@ def slice_program(
     type of ``forced`` (sorted (a, b, c) with a >= b >= c, repeated as often as classes of that
     type are required), last, in the order of :func:`forced_counts`: x_t >= its multiplicity,
     the middle case of the split. A forced type with no column cannot occur for L in [low,
-    high]; its row has no coefficients (0 >= k), which makes the program infeasible.
+    high]; its row has no coefficients (0 >= k), which makes the program infeasible. With
+    ``ceiling`` no class has a hyperplane of more than ``ceiling`` cards: those types get no
+    column (the middle case knows the largest hyperplane of all).
 
     Examples
     --------
@@ -180,7 +183,7 @@ def slice_program(
     for a in range(min(flat, cards), -1, -1):
         for b in range(min(a, cards - a), -1, -1):
             rest = cards - a - b
-            if rest > b:
+            if rest > b or (ceiling is not None and a > ceiling):
                 break
             size = (a, b, rest)
             lo_across, hi_across = across_bounds(*size, flat)
@@ -446,9 +449,10 @@ def _refute_range(
     mps_path: str | None,
     big: int | None = None,
     forced: Iterable[tuple[int, int, int]] = (),
+    ceiling: int | None = None,
 ) -> dict | None:
-    """A proof record that no n-card S has low <= sets(S) <= high, or None (``big``, ``forced``:
-    the programs of the split's cases, recorded as "big" and "forced")."""
+    """A proof record that no n-card S has low <= sets(S) <= high, or None (``big``, ``forced``,
+    ``ceiling``: the programs of the split's cases, recorded under these names)."""
     forced = forced_types(forced)
     if not 0 <= cards <= deck_size(properties):
         raise SetlabError(f"AG({properties},3) has {deck_size(properties)} cards, not {cards}")
@@ -462,10 +466,13 @@ def _refute_range(
         "versions": _versions(),
         **({} if big is None else {"big": big}),
         **({"forced": forced} if forced else {}),
+        **({} if ceiling is None else {"ceiling": ceiling}),
     }
     if low > high:
         return {**base, "method": "counting", "model_sha256": None, "statuses": {}}
-    program = slice_program(properties, cards, low, high, known_max, known_min, big, forced)
+    program = slice_program(
+        properties, cards, low, high, known_max, known_min, big, forced, ceiling
+    )
     if mps_path:
         write_mps(program, mps_path)
     statuses, seconds = {}, {}
@@ -494,6 +501,7 @@ def prove_max_bound(
     mps_path: str | None = None,
     big: int | None = None,
     forced: Iterable[tuple[int, int, int]] = (),
+    ceiling: int | None = None,
 ) -> dict | None:
     """Proof record refuting "some n-card configuration of AG(P,3) has >= threshold sets".
 
@@ -505,7 +513,8 @@ def prove_max_bound(
     configurations with at most one class holding a hyperplane of more than theta cards are
     refuted (a part of :func:`setlab.extremal.split.prove_split_bound`'s proof, not a bound of
     its own; the near-cap search is then not tried); with ``forced`` class types only those in
-    which classes of these types occur (the split's middle case).
+    which classes of these types occur, with ``ceiling`` those with no hyperplane above it
+    (the split's middle case).
 
     Examples
     --------
@@ -522,12 +531,12 @@ def prove_max_bound(
     high = degree_bound(properties, cards)
     forced = forced_types(forced)
     record = _refute_range(
-        properties, cards, threshold, high, known_max, None, mps_path, big, forced
+        properties, cards, threshold, high, known_max, None, mps_path, big, forced, ceiling
     )
     if record is not None:
         record["claim"] = f"max <= {threshold - 1}"
         return record
-    if big is not None or forced:
+    if big is not None or forced or ceiling is not None:
         return None
     rest = deck_size(properties) - cards  # S has >= T sets iff S^c has <= the complement's count
     budget = complement_sets(properties, cards, threshold)
@@ -588,8 +597,10 @@ def _check_range_record(record: dict) -> bool:
         return False
     known_max = {int(k): int(v) for k, v in record["known_max"].items()}
     known_min = {int(k): int(v) for k, v in record["known_min"].items()}
-    big, forced = record.get("big"), record.get("forced") or []
-    program = slice_program(properties, cards, low, high, known_max, known_min, big, forced)
+    big, forced, ceiling = record.get("big"), record.get("forced") or [], record.get("ceiling")
+    program = slice_program(
+        properties, cards, low, high, known_max, known_min, big, forced, ceiling
+    )
     if program.digest() != record["model_sha256"]:
         return False
     other = "cp-sat" if record.get("found_by") == "highs" else "highs"
@@ -597,7 +608,10 @@ def _check_range_record(record: dict) -> bool:
 
 
 def verify_max_bound(
-    record: dict, big: int | None = None, forced: Iterable[tuple[int, int, int]] = ()
+    record: dict,
+    big: int | None = None,
+    forced: Iterable[tuple[int, int, int]] = (),
+    ceiling: int | None = None,
 ) -> bool:
     """Re-check a proof record of :func:`prove_max_bound` or :func:`prove_min_bound`.
 
@@ -607,7 +621,8 @@ def verify_max_bound(
     conversely); "counting" records are re-checked by arithmetic. A record of the split's
     restricted program (``"big"`` in it) passes only when ``big`` names the same theta: alone it
     bounds nothing (:func:`setlab.extremal.split.verify_split_bound` pairs it with its other
-    cases); likewise a record with ``"forced"`` types only when ``forced`` names the same ones.
+    cases); likewise a record with ``"forced"`` types or a ``"ceiling"`` only when ``forced``
+    and ``ceiling`` name the same.
 
     Examples
     --------
@@ -618,6 +633,8 @@ def verify_max_bound(
     properties, cards = int(record["properties"]), int(record["cards"])
     claim = record.get("claim")
     if record.get("big") != big or (record.get("forced") or []) != forced_types(forced):
+        return False
+    if record.get("ceiling") != ceiling:
         return False
     if record["method"] == "near-cap":
         return claim == f"min >= {int(record['threshold']) + 1}" and verify_near_caps(record)

@@ -252,6 +252,7 @@ def farkas_certificate(
     nodes: int = FARKAS_NODES,
     big: int | None = None,
     forced: Iterable[tuple[int, int, int]] = (),
+    ceiling: int | None = None,
 ) -> dict[str, Any] | None:
     """An exact certificate that no n cards of AG(P,3) hold more than ``bound`` sets ("max") or
     fewer than ``bound`` ("min"), for the program of :func:`~setlab.extremal.bounds.slice_program`.
@@ -273,6 +274,9 @@ def farkas_certificate(
     forced
         Refute only the configurations with classes of these types (sorted triples, one per
         class; the split's middle case; ``"forced"`` in the certificate).
+    ceiling
+        Refute only the configurations with no hyperplane of more than ``ceiling`` cards
+        (``"ceiling"`` in the certificate).
 
     Returns
     -------
@@ -309,10 +313,13 @@ def farkas_certificate(
         "cites": _cites(properties, known_max, known_min),
         **({} if big is None else {"big": big}),
         **({"forced": forced} if forced else {}),
+        **({} if ceiling is None else {"ceiling": ceiling}),
     }
     if low > high:
         return {"kind": "empty", **head}
-    program = slice_program(properties, cards, low, high, known_max, known_min, big, forced)
+    program = slice_program(
+        properties, cards, low, high, known_max, known_min, big, forced, ceiling
+    )
     box = [(lo, hi) for _, lo, hi in program.variables]
     tree = _tree(program, box, row_names(program, forced), [nodes])
     if tree is None:
@@ -341,7 +348,7 @@ def record_certificate(record: dict[str, Any], nodes: int = FARKAS_NODES) -> dic
         sense, bound = "max", int(record["low"]) - 1
     else:
         sense, bound = "min", int(record["high"]) + 1
-    big, forced = record.get("big"), record.get("forced") or []
+    big, forced, ceiling = record.get("big"), record.get("forced") or [], record.get("ceiling")
     return farkas_certificate(
-        properties, cards, sense, bound, known_max, known_min, nodes, big, forced
+        properties, cards, sense, bound, known_max, known_min, nodes, big, forced, ceiling
     )

@@ -24,9 +24,19 @@ split couples two classes. Call a hyperplane *big* for S when it holds more than
   sizes with H and H' big (:func:`two_big_hyperplanes`) bounds L in this case.
 
 If the program is infeasible for L >= U + 1 and every pencil bound is at most U, then M(n) <= U.
+
+Where the program needs a smaller theta than the pencils, a **middle case** fills the gap. Let t
+be the second largest of the class maxima (the largest hyperplane of each parallel class): the
+program covers t <= theta, the pencils t > top, and for theta < t <= top take as row 0 the
+largest hyperplane of a class of largest maximum and as column 0 that of a class of maximum t.
+The two diagonal classes of their pencil have no hyperplane above t, and no class but the row's
+has one, so each pattern past U (:func:`middle_types`) names four class types that the program
+with ``big`` = t and those types forced must admit; refuting it for each pattern (per row and
+column types where that suffices) covers the case.
+
 For AG(5,3) the split proves M(n) where the witness is a full 4-flat with two slices (the
 largest pencil bound is that of H ∪ H' full plus a few cards, the same configurations seen
-from another pencil): the two cases meet exactly at the witness.
+from another pencil): the two cases meet exactly at the witness. The middle case adds M(144).
 """
 
 from __future__ import annotations
@@ -608,9 +618,7 @@ def _record(
     top = theta if top is None else top
     most, most_below = _tables_for(properties, known_max, known_below)
     if pencils is None:
-        pencils = two_big_hyperplanes(
-            properties, cards, top, most, most_below, floor=threshold - 1
-        )
+        pencils = two_big_hyperplanes(properties, cards, top, most, most_below, floor=threshold - 1)
     largest, pattern = pencils
     if largest >= threshold:
         return None
@@ -658,8 +666,11 @@ def split_upper_bound(
     soon as it cannot beat the best so far, until a pattern passes the best or the program's
     optimum has reached ``lower`` (a second bisection: below it the larger is the pencils'). A
     theta where the program gains nothing (a plateau) or HiGHS does not decide is passed over.
-    So where the split gains nothing it costs a few solves and one short pencil search.
-    Returns (upper, None) when the split proves nothing below ``upper``.
+    So where the split gains nothing it costs a few solves and one short pencil search. Then
+    the middle case (module docstring) tries one set fewer at a time: theta where the program
+    refutes it, top the least of theta + 1..theta + :data:`MIDDLE_SPAN` whose pencils do, and
+    the forced programs for t between them. Returns (upper, None) when the split proves
+    nothing below ``upper``.
 
     Examples
     --------
@@ -750,30 +761,39 @@ def _cover_middle(
     """Programs refuting ``threshold`` sets for every quadruple of class types of the middle
     case at t (:func:`middle_types`), with big = t and forced types: per pair (row type, column
     type) both forced, where that is refuted, else per quadruple all four. None when some
-    quadruple's program is not refuted."""
+    quadruple's program is not refuted. Each program also has a ceiling: no class has a
+    hyperplane above row 0, the largest part of the forced types."""
     pairs: dict[tuple[tuple[int, int, int], ...], list[tuple[tuple[int, int, int], ...]]] = {}
     for quad in quads:  # the program forces types, not which class is the row
         pairs.setdefault(tuple(sorted(quad[:2], reverse=True)), []).append(quad)
     entries: list[dict[str, Any]] = []
-    for pair, group in sorted(pairs.items(), reverse=True):
-        group = [q for q in group if not any(covers(e["forced"], q) for e in entries)]
-        if not group:  # an earlier program's types are among these quadruples' already
-            continue
-        record = prove_max_bound(properties, cards, threshold, known_max, big=t, forced=pair)
+
+    def refuted(forced: Sequence[tuple[int, int, int]]) -> bool:
+        # no hyperplane of S is larger than row 0, the largest part of the forced types
+        ceiling = max(max(t) for t in forced)
+        record = prove_max_bound(
+            properties, cards, threshold, known_max, big=t, forced=forced, ceiling=ceiling
+        )
         if record is not None:
             entries.append(record)
+        return record is not None
+
+    for pair, group in sorted(pairs.items(), reverse=True):
+        group = [q for q in group if not any(covers(e["forced"], q, e["ceiling"]) for e in entries)]
+        if not group:  # an earlier program's types are among these quadruples' already
             continue
-        for quad in group:
-            record = prove_max_bound(properties, cards, threshold, known_max, big=t, forced=quad)
-            if record is None:
-                return None
-            entries.append(record)
+        if not refuted(pair) and not all(refuted(quad) for quad in group):
+            return None
     return entries
 
 
-def covers(forced: Sequence[Sequence[int]], quad: Sequence[Sequence[int]]) -> bool:
+def covers(
+    forced: Sequence[Sequence[int]], quad: Sequence[Sequence[int]], ceiling: int | None = None
+) -> bool:
     """Whether the classes of the pencil (types ``quad``) include classes of the ``forced``
-    types, as many as forced: then a program refuted with ``forced`` refutes the pencil.
+    types, as many as forced, and no hyperplane of the pencil is above ``ceiling``: then a
+    program refuted with ``forced`` and ``ceiling`` refutes the pencil (its row 0 is the
+    largest hyperplane of all).
 
     Examples
     --------
@@ -781,7 +801,11 @@ def covers(forced: Sequence[Sequence[int]], quad: Sequence[Sequence[int]]) -> bo
     True
     >>> covers([(5, 4, 3), (5, 4, 3), (5, 4, 3)], [(9, 2, 1), (6, 3, 3), (5, 4, 3), (5, 4, 3)])
     False
+    >>> covers([(5, 4, 3)], [(9, 2, 1), (6, 3, 3), (5, 4, 3), (5, 4, 3)], ceiling=6)
+    False
     """
+    if ceiling is not None and any(max(t) > ceiling for t in quad):
+        return False
     have = Counter(tuple(sorted(t, reverse=True)) for t in quad)
     need = Counter(tuple(sorted(t, reverse=True)) for t in forced)
     return all(have[t] >= k for t, k in need.items())
@@ -824,13 +848,15 @@ def verify_split_bound(record: dict[str, Any]) -> bool:
             and entry.get("claim") == claim
             and entry.get("known_max") == program["known_max"]
             and int(entry["cards"]) == cards
-            and verify_max_bound(entry, big=t, forced=entry.get("forced") or [])
+            and verify_max_bound(
+                entry, big=t, forced=entry.get("forced") or [], ceiling=entry.get("ceiling")
+            )
         ):
             return False
     for t in range(theta + 1, top + 1):
-        forced = [entry.get("forced") or [] for entry in middle if entry["big"] == t]
+        cases = [(e.get("forced") or [], e.get("ceiling")) for e in middle if e["big"] == t]
         for quad in middle_types(properties, cards, t, most, most_below, bound):
-            if not any(covers(f, quad) for f in forced):
+            if not any(covers(f, quad, ceiling) for f, ceiling in cases):
                 return False
     largest, _ = two_big_hyperplanes(properties, cards, top, most, most_below, floor=bound)
     return largest <= bound

@@ -37,7 +37,8 @@ Class type t = (a >= b >= c): the sizes of S in its three hyperplanes; x_t class
 
   (forced) for the split's middle case (split_check.py), the configurations with classes of
            given types: x_t >= the number of classes of type t required; a required type left
-           out above has the row 0 >= k, which no point satisfies.
+           out above has the row 0 >= k, which no point satisfies. With a "ceiling" no class
+           has a hyperplane above it: the types with a > ceiling are left out.
 
 All variables are integers. A max value V is proven by refuting low = V+1, high = the degree
 bound; a min value v by refuting low = 0, high = v-1.
@@ -82,13 +83,15 @@ def _across(a: int, b: int, d: int, f: int) -> tuple[int, int]:
 
 
 def program(p: int, n: int, low: int, high: int, most: dict, least: dict,
-            big: int | None = None, forced: list | None = None) -> tuple[dict, dict]:  # fmt: skip
+            big: int | None = None, forced: list | None = None,
+            ceiling: int | None = None) -> tuple[dict, dict]:  # fmt: skip
     """The program: (bounds {variable: [lo, hi]}, rows {name: (coefficients, sense, rhs)}).
 
     ``most[k]``/``least[k]`` are cited M_{P-1}(k)/m_{P-1}(k) (absent: nothing cited). With
     ``big`` = theta, the row "big": at most one class has a hyperplane holding more than theta
     points (sum of x_t over the types t = (a, b, c) with a > theta is at most 1). With
     ``forced`` (types, one per class), the rows "forced_a_b_c": x_t >= how often t is forced.
+    With ``ceiling``, no type with a > ceiling.
     """
     f, c, k1, k2 = 3 ** (p - 1), _classes(p, 0), _classes(p, 1), _classes(p, 2)
     top = [min(degree_bound(p - 1, k), most.get(k, 10**18)) for k in range(f + 1)]
@@ -103,7 +106,7 @@ def program(p: int, n: int, low: int, high: int, most: dict, least: dict,
     for a in range(min(f, n) + 1):
         for b in range(a + 1):
             d = n - a - b
-            if not 0 <= d <= b:
+            if not 0 <= d <= b or (ceiling is not None and a > ceiling):
                 continue
             t = (a, b, d)
             across_lo, across_hi = _across(a, b, d, f)
@@ -199,7 +202,7 @@ def _tree(bounds: dict, rows: dict, root: dict) -> list[str]:
 
 def check_farkas(
     properties: int, cards: int, sense: str, bound: int, certificate: dict, cited: dict,
-    big: int | None = None, forced: list | None = None,
+    big: int | None = None, forced: list | None = None, ceiling: int | None = None,
 ) -> list[str]:  # fmt: skip
     """Errors found checking that ``certificate`` proves M(n) <= bound (sense "max") or
     m(n) >= bound ("min") in AG(P,3); an empty list means accepted.
@@ -209,7 +212,8 @@ def check_farkas(
     bound only for the configurations in which at most one class has a hyperplane of more than
     theta points, the first case of a split. A certificate saying "big" is refused otherwise.
     Likewise with ``forced`` (class types, one per class; the split's middle case) it must
-    refute the program with those classes present, and say so.
+    refute the program with those classes present, and with ``ceiling`` the program without
+    hyperplanes above it, and say so.
 
     >>> certificate = {"kind": "farkas", "multipliers": {"square": "1", "cube": "-1/10"}}
     >>> check_farkas(4, 10, "max", 12, certificate, {})  # 10 cards hold at most 12 sets
@@ -230,6 +234,8 @@ def check_farkas(
     try:
         if forced_types(certificate.get("forced") or []) != forced_types(forced or []):
             return [f"{name}: the certificate forces {certificate.get('forced')}, not {forced}"]
+        if certificate.get("ceiling") != ceiling:
+            return [f"{name}: the ceiling {certificate.get('ceiling')} is not {ceiling}"]
         return _check(properties, cards, sense, bound, certificate, cited, name)
     except (AttributeError, KeyError, TypeError, ValueError, ZeroDivisionError) as error:
         return [f"{name}: malformed certificate ({type(error).__name__}: {error})"]
@@ -254,6 +260,7 @@ def _check(p: int, n: int, sense: str, bound: int, certificate: dict, cited: dic
     if low > high:
         return errors
     bounds, rows = program(
-        p, n, low, high, most, least, certificate.get("big"), certificate.get("forced")
-    )
+        p, n, low, high, most, least, certificate.get("big"), certificate.get("forced"),
+        certificate.get("ceiling"),
+    )  # fmt: skip
     return errors + [f"{name}: {e}" for e in _tree(bounds, rows, certificate)]

@@ -42,10 +42,12 @@ M_{P-1}(h) + A(h_rows; 3^(P-1)) (its cap), so margins whose cap is at most v nee
 more points, column 0 of exactly t (each the largest of its class), and two diagonal classes
 whose hyperplanes hold at most t points (they are neither f nor g). Its bound must exceed v,
 and its four classes are four classes of S, of the types (sorted sizes) of the pattern. So S's
-class profile satisfies the program of (1) with theta = t and x_type >= the number of the four
-classes of that type: a certificate refuting the program with big = t and "forced" types
-(farkas_check.py's forced rows) rules out every pattern whose four types include the forced
-ones. Every pattern of (3) past v, for every t in theta+1..top, must be ruled out so.
+class profile satisfies the program of (1) with theta = t, x_type >= the number of the four
+classes of that type, and no type with a part above row 0 (the largest hyperplane of all): a
+certificate refuting the program with big = t, "forced" types and "ceiling" c (farkas_check.py's
+forced rows; no column for a type above c) rules out every pattern whose four types include the
+forced ones and whose row 0 is at most c. Every pattern of (3) past v, for every t in
+theta+1..top, must be ruled out so.
 
 M_{P-1}, M_{P-2}: the cited proven maxima, else the degree bound (a point of k lies on at most
 floor((k-1)/2) lines; and the complement identity with an empty complement).
@@ -207,8 +209,11 @@ def _load_farkas():
     return module
 
 
-def _covers(forced: list, quad: tuple) -> bool:
-    """The pencil's classes (types ``quad``) include the ``forced`` types, as many times."""
+def _covers(forced: list, ceiling: int | None, quad: tuple) -> bool:
+    """The pencil's classes (types ``quad``) include the ``forced`` types, as many times, and
+    none has a hyperplane above ``ceiling``."""
+    if ceiling is not None and max(max(t) for t in quad) > ceiling:
+        return False
     have = list(quad)
     for t in forced:
         t = tuple(sorted((int(v) for v in t), reverse=True))
@@ -244,20 +249,24 @@ def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> l
             for h in range(3 ** (p - 1) + 1)]  # fmt: skip
     below = [min(degree(p - 2, s), cited.get((p - 2, s, "max"), s**3))
              for s in range(3 ** (p - 2) + 1)]  # fmt: skip
-    forced: dict[int, list] = {}
+    forced: dict[int, list] = {}  # t: (forced types, ceiling) of each program
     for entry in middle:
         t = entry.get("big") if isinstance(entry, dict) else None
         if not isinstance(t, int) or not theta < t <= top:
             errors.append(f"{name}: a middle case's t must lie in {theta + 1}..{top}")
             continue
-        types = entry.get("forced") or []
-        errors += farkas.check_farkas(p, n, "max", value, entry, cited, big=t, forced=types)
-        forced.setdefault(t, []).append(types)
+        types, ceiling = entry.get("forced") or [], entry.get("ceiling")
+        errors += farkas.check_farkas(
+            p, n, "max", value, entry, cited, big=t, forced=types, ceiling=ceiling
+        )
+        if ceiling is not None and not isinstance(ceiling, int):
+            errors.append(f"{name}: a ceiling must be an integer")
+        forced.setdefault(t, []).append((types, ceiling))
     if errors:
         return errors
     for t in range(theta + 1, top + 1):
         for quad in sorted(middle_quadruples(p, n, t, most, below, value)):
-            if not any(_covers(f, quad) for f in forced.get(t, [])):
+            if not any(_covers(f, ceiling, quad) for f, ceiling in forced.get(t, [])):
                 errors.append(f"{name}: no program of t = {t} covers the pencil types {quad}")
     worst, where = largest_pencil_bound(p, n, top, most, below, value)
     if where is not None:
