@@ -35,7 +35,7 @@ __all__ = [
     "row_names",
 ]
 
-FARKAS_NODES = 5000
+FARKAS_NODES = 20000
 """Most nodes of a branching certificate before the producer gives up (returns None)."""
 
 _DENOMINATORS = (10**4, 10**6, 10**9, 10**12)
