@@ -29,6 +29,7 @@ from setlab.bundle import write_bundle
 from setlab.cli import main
 from setlab.extremal.bruteforce import WALK_TASKS
 from setlab.extremal.search import job_name, level_thresholds, search
+from setlab.extremal.split import split_bounds
 from setlab.store import Store
 
 distributed = pytest.importorskip("distributed")
@@ -342,6 +343,22 @@ def test_caps_probability_counts_on_the_cluster(cluster, tmp_path, monkeypatch, 
     answer = json.loads(capsys.readouterr().out)
     assert (answer["numerator"], answer["denominator"]) == (36, 253)
     assert any(t["key"].startswith("setlab:_extend_level:caps-generate-P3") for t in stream.data)
+
+
+def test_the_splits_run_on_the_cluster(cluster, tmp_path):
+    """The split's tasks (one per n; AG(5,3)'s table spends most of its time in them) on the
+    cluster: M(10..12) of AG(4,3), 12, 13 and 14 (Table 1 of the paper), from M_3 and M_2."""
+    cluster.wait_for(cluster.client, 2)
+    space = dict(enumerate([0, 0, 0, 1, 1, 2, 3, 5, 8, 12, 12, 13, 14]))  # M_3(0..12), Table 3
+    plane = dict(enumerate([0, 0, 0, 1, 1, 2, 3, 5, 8, 12]))  # M_2
+    store = Store(tmp_path / "split.sqlite")
+    with distributed.get_task_stream(client=cluster.client) as stream:
+        found = split_bounds(
+            4, {10: (12, 99), 11: (13, 99), 12: (14, 99)}, space, plane, store,
+            scheduler=cluster.address,
+        )  # fmt: skip
+    assert {n: payload["bound"] for n, payload in found.items()} == {10: 12, 11: 13, 12: 14}
+    assert sum(t["key"].startswith("setlab:split_task:") for t in stream.data) == 3
 
 
 def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, capsys):

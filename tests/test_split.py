@@ -25,12 +25,15 @@ from setlab.extremal.split import (
     pencil_bound,
     pencil_maximum,
     prove_split_bound,
+    split_bounds,
+    split_job,
     split_upper_bound,
     two_big_hyperplanes,
     verify_split_bound,
 )
 from setlab.find import count_sets
 from setlab.geometry import digits, linear_forms
+from setlab.store import Store
 from test_bounds import brute_force_maxima
 
 TABLE_3 = {0: 0, 1: 0, 2: 0, **dict(zip(range(3, 28), PAPER_TABLE_3, strict=True))}
@@ -125,6 +128,23 @@ def test_the_split_proves_table_1_from_table_3():
         upper, record = split_upper_bound(4, cards, TABLE_3, PLANE, TABLE_1[cards], 99)
         assert upper == TABLE_1[cards]
         assert record["method"] == "split" and verify_split_bound(record)
+
+
+def test_the_splits_run_side_by_side_and_resume_from_their_checkpoints(tmp_path):
+    # Table 1 of the paper (M_4(10..12)) from Table 3, one task per n in a pool of two.
+    store = Store(tmp_path / "split.sqlite")
+    ranges = {cards: (TABLE_1[cards], 99) for cards in range(10, 13)}
+    found = split_bounds(4, ranges, TABLE_3, PLANE, store, workers=2)
+    assert {n: payload["bound"] for n, payload in found.items()} == {n: TABLE_1[n] for n in ranges}
+    assert all(verify_split_bound(payload["record"]) for payload in found.values())
+    job = split_job(4, TABLE_3, PLANE)
+    assert sorted(store.finished_tasks(job)) == [f"{n}/{TABLE_1[n]}" for n in ranges]
+    # Started again with other uppers (as after recording some bounds): nothing is recomputed,
+    # the payloads are the checkpointed ones (their times too); a new lower is a new task.
+    again = split_bounds(4, {n: (low, 40) for n, (low, _) in ranges.items()}, TABLE_3, PLANE, store)
+    assert again == found
+    fresh = split_bounds(4, {12: (TABLE_1[12] - 1, 99)}, TABLE_3, PLANE, store, workers=1)
+    assert fresh[12]["bound"] == TABLE_1[12] and fresh[12]["seconds"] != found[12]["seconds"]
 
 
 @settings(max_examples=200, deadline=None)

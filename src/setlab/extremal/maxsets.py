@@ -35,7 +35,7 @@ from setlab.extremal.identities import (
     total_lines,
 )
 from setlab.extremal.search import job_name, search
-from setlab.extremal.split import split_upper_bound
+from setlab.extremal.split import split_bounds, split_job, split_upper_bound
 from setlab.find import count_sets
 from setlab.geometry import indices_of, third_card_table
 from setlab.kernels import pair_completions
@@ -312,6 +312,9 @@ class Solver:
         self._cap: list[int] | None = None
         self._jobs: set[str] = set()
         self._done: set[Step] = set()
+        self._deferred: list[int] | None = None  # maxima whose split waits for split_bounds
+        # the table's split job (P >= 5): its "wall" time and the sum of its "tasks"' own times
+        self.split_seconds: dict[str, float] = {}
 
     def forget_checkpoints(self) -> None:
         """Drop the checkpoints of the searches this solver finished (their results are stored;
@@ -584,10 +587,16 @@ class Solver:
     def _max_start(self, cards: int) -> None:
         """M(n)'s witnesses, and its deletion bound if M(n-1) is bounded in the store."""
         self._max_witnesses(cards)
+        self._max_deletion(cards)
+
+    def _max_deletion(self, cards: int) -> bool:
+        """M(n) from a stored bound on M(n-1) by :func:`deletion_bound`; True when it improves
+        the stored bound of M(n)."""
         previous = self.get("max", cards - 1)
-        if previous.bound is not None:
-            bound = deletion_bound(cards, previous.bound)
-            self._bound("max", cards, bound, {"method": "deletion", "previous": previous.bound})
+        if previous.bound is None:
+            return False
+        bound = deletion_bound(cards, previous.bound)
+        return self._bound("max", cards, bound, {"method": "deletion", "previous": previous.bound})
 
     def _max(self, cards: int) -> None:
         """M(n) once its prerequisites are stored: exhaustive (P <= 3), trivial, the complement
@@ -631,12 +640,48 @@ class Solver:
         current = self.get("max", cards)
         if self.properties < 5 or current.proven or current.value is None:
             return
+        if self._deferred is not None:  # the table runs the splits side by side, later
+            self._deferred.append(cards)
+            return
         bound, record = split_upper_bound(
             self.properties, cards, self.known_max(self.properties - 1),
             self.known_max(self.properties - 2), current.value, current.bound,
         )  # fmt: skip
         if record is not None:
             self._bound("max", cards, bound, {"method": "split", "record": record})
+
+    def _split_deferred(self) -> None:
+        """The splits the maxima of the table deferred, as one job of tasks side by side
+        (:func:`~setlab.extremal.split.split_bounds`: a local pool or a Dask cluster, each task
+        checkpointed), each bound recorded; then the deletion bounds above them are renewed
+        (M(162) of AG(5,3) follows from M(161) so)."""
+        deferred, self._deferred = self._deferred or [], None
+        ranges = {}
+        for n in deferred:
+            current = self.get("max", n)
+            if not current.proven and current.value is not None and current.bound is not None:
+                ranges[n] = (current.value, current.bound)
+        if not ranges:
+            return
+        known_max, known_below = (self.known_max(self.properties - k) for k in (1, 2))
+        self._jobs.add(split_job(self.properties, known_max, known_below))
+        started = time.perf_counter()
+        found = split_bounds(
+            self.properties, ranges, known_max, known_below, self.store,
+            workers=self.workers, scheduler=self.scheduler,
+        )  # fmt: skip
+        self.split_seconds = {
+            "wall": time.perf_counter() - started,
+            "tasks": sum(payload["seconds"] for payload in found.values()),
+        }
+        for n, payload in found.items():
+            record = payload["record"]
+            if record is not None:
+                self._bound("max", n, payload["bound"], {"method": "split", "record": record})
+            self.seconds["max", n] = self.seconds.get(("max", n), 0.0) + payload["seconds"]
+        for n in range(min(ranges) + 1, self.size + 1):
+            if not self.get("max", n).proven:
+                self._max_deletion(n)
 
     def _max_from_min(self, cards: int, min_bound: int) -> None:
         """M(n) <= identity - m(N-n) <= identity - min_bound."""
@@ -742,8 +787,14 @@ class Solver:
             disable=None,  # silent when stderr is not a terminal
             leave=False,
         )
-        for sense, n in bar:
-            self._solve(sense, n)
+        self._deferred = [] if self.properties >= 5 else None
+        try:
+            for sense, n in bar:
+                if sense == "min" and self._deferred is not None:
+                    self._split_deferred()
+                self._solve(sense, n)
+        finally:
+            self._deferred = None
         self.forget_checkpoints()
         rows = []
         for n in range(self.size + 1):

@@ -41,9 +41,12 @@ from another pencil): the two cases meet exactly at the witness. The middle case
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
+import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numba as nb
@@ -51,6 +54,7 @@ import numpy as np
 
 from setlab.cards import deck_size
 from setlab.errors import SetlabError
+from setlab.executor import run_tasks
 from setlab.extremal.bounds import (
     prove_max_bound,
     slice_maxima,
@@ -61,6 +65,7 @@ from setlab.extremal.bounds import (
 from setlab.extremal.identities import across_bounds, degree_bound
 from setlab.geometry import parallel_classes
 from setlab.kernels import interrupts_held
+from setlab.store import Store
 
 __all__ = [
     "MIDDLE_SPAN",
@@ -69,6 +74,9 @@ __all__ = [
     "pencil_bound",
     "pencil_maximum",
     "prove_split_bound",
+    "split_bounds",
+    "split_job",
+    "split_task",
     "split_upper_bound",
     "two_big_hyperplanes",
     "verify_split_bound",
@@ -717,6 +725,100 @@ def split_upper_bound(
             break
         best, record = best - 1, attempt
     return best, record
+
+
+SPLIT_VERSION = 1
+"""Bumped whenever :func:`split_upper_bound` changes what it proves: it names the checkpoints of
+:func:`split_bounds`, so a job interrupted under older code is started afresh."""
+
+
+def split_job(properties: int, known_max: Mapping[int, int], known_below: Mapping[int, int]) -> str:
+    """The checkpoint job of :func:`split_bounds`: the code version, P and a hash of the proven
+    tables the tasks read.
+
+    Examples
+    --------
+    >>> split_job(3, {3: 1}, {}) == split_job(3, {3: 1}, {}), split_job(3, {3: 1}, {})[:9]
+    (True, 'split-v1/')
+    """
+    tables = json.dumps([sorted(known_max.items()), sorted(known_below.items())])
+    digest = hashlib.sha256(tables.encode()).hexdigest()[:16]
+    return f"split-v{SPLIT_VERSION}/P{properties}/{digest}"
+
+
+def split_task(
+    properties: int,
+    cards: int,
+    known_max: Sequence[tuple[int, int]],
+    known_below: Sequence[tuple[int, int]],
+    lower: int,
+    upper: int,
+) -> dict[str, Any]:
+    """One task of :func:`split_bounds` (top level, so a pool or a Dask worker can run it):
+    :func:`split_upper_bound` on the tables given as (k, value) pairs, with its time.
+
+    Examples
+    --------
+    >>> plane = list(enumerate([0, 0, 0, 1, 1, 2, 3, 5, 8, 12]))
+    >>> payload = split_task(3, 12, plane, [(0, 0), (1, 0), (2, 0), (3, 1)], 14, 19)
+    >>> payload["bound"], payload["record"]["claim"]
+    (14, 'max <= 14')
+    """
+    started = time.perf_counter()
+    bound, record = split_upper_bound(
+        properties, cards, dict(known_max), dict(known_below), lower, upper
+    )
+    return {"bound": bound, "record": record, "seconds": time.perf_counter() - started}
+
+
+def split_bounds(
+    properties: int,
+    ranges: Mapping[int, tuple[int, int]],
+    known_max: Mapping[int, int],
+    known_below: Mapping[int, int],
+    store: Store | None = None,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+) -> dict[int, dict[str, Any]]:
+    """:func:`split_upper_bound` for many n at once, one task per n: in a process pool, or on a
+    Dask cluster (``scheduler``), each checkpointed in ``store`` as it finishes.
+
+    ``ranges[n]`` is (lower, upper) for n: a witness's count and the bound known. The splits of
+    different n share nothing but the proven tables, so they run side by side; the table of
+    AG(5,3) spends most of its time in them. A task is keyed by n and its lower alone: its
+    payload is a proof whatever upper it started from (upper only limits the work), so a job
+    interrupted after recording some bounds, which lowers their uppers, still finds them.
+
+    Returns
+    -------
+    dict
+        n -> ``{"bound", "record", "seconds"}`` of :func:`split_task` (record None when the split
+        proves nothing below upper).
+
+    Examples
+    --------
+    >>> plane = dict(enumerate([0, 0, 0, 1, 1, 2, 3, 5, 8, 12]))
+    >>> line = {0: 0, 1: 0, 2: 0, 3: 1}
+    >>> found = split_bounds(3, {12: (14, 19), 13: (17, 20)}, plane, line, workers=1)
+    >>> {n: payload["bound"] for n, payload in found.items()}
+    {12: 14, 13: 17}
+    """
+    tables = sorted(known_max.items()), sorted(known_below.items())
+    tasks = {
+        f"{n}/{lower}": (properties, n, *tables, lower, upper)
+        for n, (lower, upper) in sorted(ranges.items())
+    }
+    done = run_tasks(
+        split_job(properties, known_max, known_below),
+        tasks,
+        split_task,
+        store,
+        workers=workers,
+        scheduler=scheduler,
+        description=f"the big-slice split of AG({properties},3)",
+    )
+    return {n: done[f"{n}/{lower}"] for n, (lower, _) in sorted(ranges.items())}
 
 
 def _middle_split(
