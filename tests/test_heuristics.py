@@ -186,6 +186,20 @@ def test_cli_search_json_and_store(tmp_path, capsys) -> None:
         assert stored.witness_method == "local-search(seed=5, seconds=0.2)"
 
 
+def test_cli_search_kept_in_cells(tmp_path, capsys) -> None:
+    path = str(tmp_path / "results.sqlite")
+    args = ["heuristic", "search", "-p", "3", "-n", "13", "--cells", "9,3,1", "--seconds", "0.2"]
+    assert main([*args, "--json", "--store", path]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    witness = indices_of(np.array(answer["witness"])).tolist()
+    assert cell_sizes(witness, 3, 1) == [9, 3, 1]
+    # a full plane, a line beside it and one card: 12 + 1 + the 3 pairs completing in the plane
+    assert answer["sets"] == brute_force_sets(witness, 3) == brute_force_pattern_maximum([9, 3, 1])
+    assert "cells=9/3/1" in answer["witness_method"]
+    assert main([*args, "--store", path]) == 0
+    assert "13 cards of AG(3,3) with cells 9,3,1, most sets found: 16" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -194,6 +208,10 @@ def test_cli_search_json_and_store(tmp_path, capsys) -> None:
         ["search", "-p", "4", "--cards", "10", "--seconds", "0"],
         ["search", "-p", "4", "--cards", "10", "--seconds", "nan"],
         ["cmm", "-p", "1"],
+        ["search", "-p", "4", "--cards", "10", "--cells", "5,5"],
+        ["search", "-p", "4", "--cards", "10", "--cells", "5,4,0"],
+        ["search", "-p", "4", "--cards", "30", "--cells", "28,1,1"],
+        ["search", "-p", "4", "--cards", "10", "--cells", "5,x,5"],
     ],
 )
 def test_cli_bad_input_is_one_line(args: list[str], tmp_path, capsys) -> None:
@@ -213,3 +231,97 @@ def test_local_search_never_falls_below_cmm(properties: int) -> None:
     sets = cmm(properties).sets
     for cards in range(0, 3**properties + 1, 1 if properties == 3 else 7):
         assert local_search(properties, cards, restarts=1, seconds=None).sets >= sets[cards]
+
+
+# -- the search kept inside one pattern of cell sizes ---------------------------------------------
+
+
+def cell_sizes(cards: list[int], properties: int, k: int) -> list[int]:
+    """How many cards share each value of their first k digits (in base-3 order), read off the
+    digit vectors."""
+    first = digits(properties).astype(int)[cards][:, :k]
+    return [
+        int((first == prefix).all(axis=1).sum()) for prefix in itertools.product(range(3), repeat=k)
+    ]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    properties=st.integers(2, 4),
+    k=st.integers(1, 2),
+    weights=st.lists(st.integers(0, 100), min_size=9, max_size=9),
+    sense=st.sampled_from(["max", "min"]),
+    seed=st.integers(0, 2**32),
+)
+def test_a_search_kept_in_cells_keeps_them(
+    properties: int, k: int, weights: list[int], sense: str, seed: int
+) -> None:
+    cell = 3 ** (properties - k)
+    cells = [w * cell // 100 for w in weights[: 3**k]]
+    result = local_search(
+        properties, sum(cells), sense, restarts=2, seconds=None, seed=seed, iterations=2000,
+        cells=cells,
+    )  # fmt: skip
+    assert cell_sizes(result.witness, properties, k) == cells
+    assert result.sets == brute_force_sets(result.witness, properties)
+    assert "cells=" + "/".join(map(str, cells)) in result.method
+
+
+def brute_force_pattern_maximum(cells: list[int]) -> int:
+    """The most sets among the boards of AG(3,3) with cells[c] cards in cell c (the cards of
+    one cell share their first k digits, 3^k cells), over every such board: each board's
+    indicator against the 117 lines, found as the triples summing to 0 digit by digit."""
+    vectors = digits(3).astype(int)
+    lines = np.array(
+        [t for t in itertools.combinations(range(27), 3) if not (vectors[list(t)].sum(0) % 3).any()]
+    )
+    size = 27 // len(cells)
+    choices = [
+        [list(c) for c in itertools.combinations(range(size * k, size * k + size), s)]
+        for k, s in enumerate(cells)
+    ]
+    boards = np.zeros((np.prod([len(c) for c in choices]), 27), dtype=bool)
+    for row, board in enumerate(itertools.product(*choices)):
+        boards[row, [card for part in board for card in part]] = True
+    return int(boards[:, lines].all(axis=2).sum(axis=1).max())
+
+
+@pytest.mark.parametrize(
+    "cells",
+    [
+        [3, 3, 3, 2, 0, 0, 1, 0, 0],
+        [3, 2, 2, 2, 1, 1, 2, 1, 1],
+        [2, 2, 1, 2, 2, 1, 1, 1, 2],
+        [9, 3, 1],  # three sizes: a split over the planes x_0 = 0, 1, 2
+        [2, 7, 1],
+    ],
+)
+def test_a_search_kept_in_cells_finds_the_patterns_maximum(cells: list[int]) -> None:
+    best = brute_force_pattern_maximum(cells)
+    result = local_search(3, sum(cells), restarts=10, seconds=None, seed=3, cells=cells)
+    assert result.sets == best
+
+
+def test_a_search_kept_in_cells_never_passes_the_pencil_bound() -> None:
+    # Annealed boards of AG(4,3) are as dense as the pattern allows: the bound of the big-slice
+    # split (planes and 3-flats at their true maxima) must hold for them too.
+    from setlab.extremal.split import pencil_bound
+
+    plane = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12]
+    space = [0, 0, 0, *(TABLE_3[k] for k in range(3, 28))]
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        cells = [int(v) for v in rng.integers(3, 10, size=9)]
+        found = local_search(4, sum(cells), restarts=2, seconds=None, seed=1, cells=cells)
+        assert found.sets <= pencil_bound(cells, 4, space, plane)
+
+
+@pytest.mark.parametrize(
+    ("cells", "error"),
+    [([1] * 8, "3\\^k sizes"), ([10] + [0] * 8, "3\\^k sizes"), ([1] * 9, "hold 9 cards, not 10")],
+)
+def test_a_search_kept_in_cells_refuses_bad_cells(cells: list[int], error: str) -> None:
+    from setlab.errors import SetlabError
+
+    with pytest.raises(SetlabError, match=error):
+        local_search(4, 10, restarts=1, seconds=None, cells=cells)

@@ -71,10 +71,27 @@ def register(commands: argparse._SubParsersAction) -> None:
     search.add_argument(
         "--seed", type=int_in(0), default=0, metavar="X", help="random seed (default 0)"
     )
+    search.add_argument(
+        "--cells",
+        type=_cells,
+        metavar="S0,S1,...",
+        help="keep S_c cards in cell c: with 3^k sizes the cells are the flats of the cards "
+        "sharing their first k digits (3: a split over parallel hyperplanes; 9: a pattern of the "
+        "big-slice split, cell 3i+j)",
+    )
     _add_store(search)
     search.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                         help="print one JSON object")  # fmt: skip
     search.set_defaults(run=run_search)
+
+
+def _cells(text: str) -> list[int]:
+    """An argparse ``type=``: comma-separated cell sizes (how many, their sum and range are
+    checked by :func:`~setlab.extremal.heuristics.local_search`, which knows P and n)."""
+    parts = text.split(",")
+    if not all(p.strip().isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"expected counts such as 21,21,9, got '{text}'")
+    return [int(p) for p in parts]
 
 
 def _add_store(parser: argparse.ArgumentParser) -> None:
@@ -145,8 +162,9 @@ def run_search(args: argparse.Namespace) -> int:
     with Store(args.store) as store:  # opened first: a store that cannot record costs no work
         store.check_writable()
         result = local_search(
-            args.properties, args.cards, sense, seconds=args.seconds, seed=args.seed
-        )
+            args.properties, args.cards, sense, seconds=args.seconds, seed=args.seed,
+            cells=args.cells,
+        )  # fmt: skip
         improved = record_search(store, result)
     lower, upper = _interval(result.properties, result.cards, sense, result.sets)
     optimal = lower == upper
@@ -178,9 +196,10 @@ def run_search(args: argparse.Namespace) -> int:
         return 0
     most = "most" if sense == "max" else "fewest"
     restarts = f"{result.restarts} restart" + ("s" if result.restarts > 1 else "")
+    kept = "" if result.cells is None else " with cells " + ",".join(map(str, result.cells))
     print(
-        f"{result.cards} cards of AG({result.properties},3), {most} sets found: {result.sets}"
-        f" ({restarts} in {result.seconds:.2f} s, seed {result.seed})"
+        f"{result.cards} cards of AG({result.properties},3){kept}, {most} sets found: "
+        f"{result.sets} ({restarts} in {result.seconds:.2f} s, seed {result.seed})"
         + (", optimal: it meets the counting bound" if optimal else "")
     )
     letter = "M" if sense == "max" else "m"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numba as nb
@@ -160,10 +161,13 @@ def _seed_numba(seed):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _anneal(third, start, iterations, t_start, t_end, sign):  # pragma: no cover - compiled
+def _anneal(third, start, iterations, t_start, t_end, sign, block):  # pragma: no cover - compiled
     """Simulated annealing over one-card swaps from ``start``; return (best count, best cards).
 
-    ``sign`` is +1 to maximise the number of sets, -1 to minimise it. Invariants after every
+    ``sign`` is +1 to maximise the number of sets, -1 to minimise it. A swap x -> y keeps y in
+    the block of x (``block[c]`` for card c; all zeros: any swap), so the number of cards in
+    each block never changes; y is drawn uniformly among the free cards of that block by
+    rejection, which with a single block takes the first draw. Invariants after every
     accepted swap: ``members`` holds S, ``outside`` the rest of the deck, ``inside`` is the
     indicator of S, ``completes[z]`` the number of pairs of S with third card z, ``sets`` the
     number of sets of S. A proposed swap x -> y changes ``sets`` by
@@ -173,6 +177,9 @@ def _anneal(third, start, iterations, t_start, t_end, sign):  # pragma: no cover
     n = start.shape[0]
     members = start.copy()
     inside, outside = split_deck(members, n_deck)
+    free = np.zeros(block.max() + 1, dtype=np.int64)  # per block: constant under the swaps
+    for z in outside:
+        free[block[z]] += 1
     completes = pair_completions(members, third)
     sets = sets_of_completions(members, completes)
     best = sets
@@ -184,8 +191,12 @@ def _anneal(third, start, iterations, t_start, t_end, sign):  # pragma: no cover
     for _ in range(iterations):
         temperature *= cooling
         i = np.random.randint(n)
-        j = np.random.randint(n_deck - n)
         x = members[i]
+        if free[block[x]] == 0:
+            continue
+        j = np.random.randint(n_deck - n)
+        while block[outside[j]] != block[x]:
+            j = np.random.randint(n_deck - n)
         y = outside[j]
         delta = completes[y] - completes[x] - (1 if inside[third[x, y]] else 0)
         gain = sign * delta
@@ -222,13 +233,17 @@ class AnnealResult:
     restarts: int
     seconds: float
     budget: float | None
+    cells: tuple[int, ...] | None = None
+    """The cell sizes the search kept (``local_search(cells=...)``), or None."""
 
     @property
     def method(self) -> str:
-        """The witness method recorded in the store: seed and time budget (or restarts run)."""
+        """The witness method recorded in the store: seed and time budget (or restarts run),
+        and the cell sizes where the search kept them."""
+        kept = "" if self.cells is None else ", cells=" + "/".join(map(str, self.cells))
         if self.budget is None:
-            return f"local-search(seed={self.seed}, restarts={self.restarts})"
-        return f"local-search(seed={self.seed}, seconds={self.budget:g})"
+            return f"local-search(seed={self.seed}, restarts={self.restarts}{kept})"
+        return f"local-search(seed={self.seed}, seconds={self.budget:g}{kept})"
 
 
 def counting_bound(properties: int, cards: int, sense: Sense) -> int:
@@ -269,6 +284,7 @@ def local_search(
     seed: int = 0,
     iterations: int | None = None,
     target: int | None = None,
+    cells: Sequence[int] | None = None,
 ) -> AnnealResult:
     """Best configuration of ``cards`` cards for the number of sets, by annealed card swaps.
 
@@ -280,10 +296,24 @@ def local_search(
     function of (seed, r) only, so a fixed ``seed`` and ``restarts`` reproduce the same result
     on any machine.
 
+    With ``cells`` (3^k sizes, 1 <= k <= P) the search keeps how many cards lie in each cell,
+    a cell being the (P-k)-flat of the cards that share their first k digits, cell number = those
+    digits read in base 3: ``cells[c]`` cards lie in cell c throughout (every restart starts
+    from random cards of each cell, and a swap stays inside a cell). Three sizes fix a split of
+    the configuration over the parallel hyperplanes x_0 = 0, 1, 2; nine fix a pattern of the
+    big-slice split (:mod:`setlab.extremal.split`, cell 3i + j: first digits i, j). A
+    configuration found this way is an ordinary witness; the largest count found beside a
+    bound for the pattern (:func:`~setlab.extremal.split.pencil_bound`) says whether that bound
+    or the witness is weak.
+
     Examples
     --------
     >>> local_search(3, 18, restarts=4, seconds=None, seed=1).sets
     36
+    >>> row = local_search(3, 12, restarts=2, seconds=None, cells=[3, 3, 3, 3, 0, 0, 0, 0, 0])
+    >>> spread = local_search(3, 12, restarts=2, seconds=None, cells=[3, 3, 3, 2, 0, 0, 1, 0, 0])
+    >>> row.sets, spread.sets  # a full plane (row 0) with a line beside it, or 2 + 1 cards
+    (13, 14)
     """
     check_properties(properties)
     if properties > 6:
@@ -301,22 +331,43 @@ def local_search(
         raise SetlabError("the budget must be positive and finite")
     if seed < 0:
         raise SetlabError(f"the seed is a non-negative integer, got {seed}")
+    cell = n_deck
+    if cells is not None:
+        cells = tuple(int(s) for s in cells)
+        cell = n_deck // max(len(cells), 1)  # the cards of one cell
+        if len(cells) not in (3**k for k in range(1, properties + 1)) or not all(
+            0 <= s <= cell for s in cells
+        ):
+            raise SetlabError(
+                f"cells are 3^k sizes of 0..3^(P-k) cards, 1 <= k <= P = {properties}, got {cells}"
+            )
+        if sum(cells) != cards:
+            raise SetlabError(f"the cells hold {sum(cells)} cards, not {cards}")
+        block = np.arange(n_deck, dtype=np.int64) // cell
+    else:
+        block = np.zeros(n_deck, dtype=np.int64)
     sign = 1 if sense == "max" else -1
     steps = default_iterations(properties) if iterations is None else iterations
     third = third_card_table(properties)
-    greedy = cmm(properties).order[:cards].copy() if sense == "max" and properties >= 2 else None
+    greedy = None
+    if sense == "max" and properties >= 2 and cells is None:
+        greedy = cmm(properties).order[:cards].copy()
     goal = counting_bound(properties, cards, sense) if target is None else target
-    _anneal(third, np.zeros(0, dtype=np.int64), 0, 2.0, 0.05, sign)  # load kernels off the clock
+    _anneal(third, np.zeros(0, dtype=np.int64), 0, 2.0, 0.05, sign, block)  # load kernels first
     started = time.perf_counter()
     best, best_cards, done = -sign * 10**9, np.zeros(0, dtype=np.int64), 0
     while True:
         rng = np.random.default_rng([seed, done])
         if done == 0 and greedy is not None:
             start = greedy
+        elif cells is not None:
+            start = np.concatenate(
+                [c * cell + rng.choice(cell, size=s, replace=False) for c, s in enumerate(cells)]
+            ).astype(np.int64)
         else:
             start = np.sort(rng.choice(n_deck, size=cards, replace=False)).astype(np.int64)
         _seed_numba(int(rng.integers(2**31)))
-        value, found = _anneal(third, start, steps, 2.0, 0.05, sign)
+        value, found = _anneal(third, start, steps, 2.0, 0.05, sign, block)
         done += 1
         if sign * value > sign * best:
             best, best_cards = int(value), np.sort(found)
@@ -330,7 +381,9 @@ def local_search(
     if count_sets(witness, properties) != best:  # the incremental counts are an invariant
         raise AssertionError("local search lost track of its set count")
     elapsed = time.perf_counter() - started
-    return AnnealResult(properties, cards, sense, best, witness, seed, done, elapsed, seconds)
+    return AnnealResult(
+        properties, cards, sense, best, witness, seed, done, elapsed, seconds, cells
+    )
 
 
 # -- the results store ---------------------------------------------------------------------------
