@@ -90,6 +90,76 @@ def test_the_pencil_bound_holds_for_real_configurations(data):
     assert count_sets(board, properties) <= pencil_bound(cells, properties, most, below)
 
 
+def plane_split_maxima() -> np.ndarray:
+    """The most sets among the points of AG(2,3) with a, b, c points on the three lines x_0 = 0,
+    1, 2, at [a, b, c], over all 512 subsets (sets found as triples summing to 0)."""
+    vectors = digits(2).astype(int)
+    lines = [
+        t for t in itertools.combinations(range(9), 3) if not (vectors[list(t)].sum(0) % 3).any()
+    ]
+    best = np.full((4, 4, 4), -1, dtype=np.int64)
+    for mask in range(512):
+        chosen = {p for p in range(9) if mask >> p & 1}
+        split = tuple(sum(1 for p in chosen if p // 3 == row) for row in range(3))
+        best[split] = max(best[split], sum(1 for t in lines if chosen.issuperset(t)))
+    return best
+
+
+PLANE_SPLITS = plane_split_maxima()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_the_pencil_bound_with_split_maxima_holds(data):
+    # AG(3,3): the hyperplanes of a pencil are planes, their cells lines; with the exact maxima
+    # of a plane given its three parallel lines (there no sharper than M_2 and the lines' own
+    # bound) the bound holds for every board and is never above the bound without them.
+    dense = data.draw(st.booleans())
+    extra = data.draw(st.lists(st.integers(0, 26), max_size=8, unique=True))
+    board = sorted(set(range(9)) | set(extra)) if dense else extra
+    f = data.draw(st.integers(0, 12))
+    g = data.draw(st.integers(0, 12).filter(lambda c: c != f))
+    cells = pattern_of(board, 3, f, g)
+    most, below = slice_maxima(3, PLANE), slice_maxima(2, LINE)
+    sharp = pencil_bound(cells, 3, most, below, split_most=PLANE_SPLITS)
+    assert count_sets(board, 3) <= sharp <= pencil_bound(cells, 3, most, below)
+
+
+def space_split_maximum(split: tuple[int, int, int]) -> int:
+    """The most sets among the points of AG(3,3) with split[k] of them in the plane x_0 = k, over
+    every such board (the 117 lines found as triples summing to 0)."""
+    vectors = digits(3).astype(int)
+    lines = np.array(
+        [t for t in itertools.combinations(range(27), 3) if not (vectors[list(t)].sum(0) % 3).any()]
+    )
+    parts = [list(itertools.combinations(range(9 * k, 9 * k + 9), s)) for k, s in enumerate(split)]
+    boards = np.zeros((np.prod([len(p) for p in parts]), 27), dtype=bool)
+    for row, board in enumerate(itertools.product(*parts)):
+        boards[row, [card for part in board for card in part]] = True
+    return int(boards[:, lines].all(axis=2).sum(axis=1).max())
+
+
+def test_split_maxima_sharpen_the_pencils_of_ag43():
+    # A 3-flat with 4 + 4 + 2 points in parallel planes holds at most 9 sets, where M_3(10) = 12
+    # and the planes' own bound allow 10. With that one entry known, a pencil of AG(4,3) whose
+    # hyperplanes split so is bounded lower, and real boards still respect the sharper bound.
+    exact = space_split_maximum((4, 4, 2))
+    assert exact == 9 < TABLE_3[10]
+    split_most = np.full((10, 10, 10), 10**6, dtype=np.int64)
+    for order in itertools.permutations((4, 4, 2)):
+        split_most[order] = exact
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    cells = [4, 4, 2, 4, 4, 2, 2, 2, 0]  # rows 0, 1 and columns 0, 1 split 4 + 4 + 2
+    assert pencil_bound(cells, 4, most, below, split_most) < pencil_bound(cells, 4, most, below)
+    rng = np.random.default_rng(1)
+    forms = linear_forms(4)
+    for _ in range(200):
+        board = sorted(rng.choice(81, size=int(rng.integers(10, 40)), replace=False).tolist())
+        f, g = rng.choice(len(forms), size=2, replace=False)
+        pattern = pattern_of(board, 4, int(f), int(g))
+        assert count_sets(board, 4) <= pencil_bound(pattern, 4, most, below, split_most)
+
+
 def test_the_whole_space_meets_the_pencil_bound():
     assert pencil_bound([3] * 9, 3, slice_maxima(3, PLANE), slice_maxima(2, LINE)) == 117
     assert pencil_bound([9] * 9, 4, slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)) == 1080

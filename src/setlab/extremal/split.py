@@ -18,8 +18,9 @@ split couples two classes. Call a hyperplane *big* for S when it holds more than
   the sets inside c at most M_{P-2}(s_c), the sets across l at most the across bound of its
   three cells (:func:`~setlab.extremal.identities.across_bounds`, flat 3^(P-2)). And for each
   class k of the pencil, L is the sets inside its three hyperplanes (each at most M_{P-1} of its
-  size, and at most its cells' bound plus its own across term) plus the sets across k (at most
-  the across bound of k's three sizes, flat 3^(P-1), and at most the other lines' across
+  size, and at most its cells' bound plus its own across term; a table of bounds for a
+  hyperplane given its three cells may sharpen this, ``split_most``) plus the sets across k (at
+  most the across bound of k's three sizes, flat 3^(P-1), and at most the other lines' across
   terms). :func:`pencil_bound` is the least of these five bounds; the largest over all nine cell
   sizes with H and H' big (:func:`two_big_hyperplanes`) bounds L in this case.
 
@@ -69,6 +70,7 @@ from setlab.store import Store
 
 __all__ = [
     "MIDDLE_SPAN",
+    "cover_middle_case",
     "covers",
     "middle_types",
     "pencil_bound",
@@ -98,14 +100,20 @@ def _across_high(a: int, b: int, c: int, flat: int) -> int:
 
 
 def pencil_bound(
-    cells: Sequence[int], properties: int, most: Sequence[int], most_below: Sequence[int]
+    cells: Sequence[int],
+    properties: int,
+    most: Sequence[int],
+    most_below: Sequence[int],
+    split_most: np.ndarray | None = None,
 ) -> int:
     """The most sets n cards can hold given their sizes in the nine cells of one pencil.
 
     ``cells[3i + j]`` is |S ∩ c| for the cell at (i, j) of the plane AG(P,3)/W (W of dimension
     P - 2); ``most[h]`` bounds the sets among h points of AG(P-1,3), ``most_below[s]`` among s
-    points of AG(P-2,3). The least of the cells' bound and the four classes' bounds (module
-    docstring).
+    points of AG(P-2,3), and ``split_most[a, b, c]``, where given, the sets among a + b + c
+    points of AG(P-1,3) that meet three parallel (P-2)-flats in a, b and c points (a hyperplane
+    of the pencil and its three cells). The least of the cells' bound and the four classes'
+    bounds (module docstring).
 
     Examples
     --------
@@ -120,20 +128,21 @@ def pencil_bound(
     >>> pencil_bound([9] * 9, 4, space, plane)
     1080
     """
-    most_arr, below_arr, across2, across1, _ = _tables(
-        properties, int(sum(cells)), most, most_below
+    below, across2, across1, hyperplane, _ = _tables(
+        properties, int(sum(cells)), most, most_below, split_most
     )
     pattern = np.asarray(cells, dtype=np.int64)
-    return int(_pattern_bound(pattern, PLANE, most_arr, below_arr, across2, across1))
+    return int(_pattern_bound(pattern, PLANE, below, across2, across1, hyperplane))
 
 
 @nb.njit(cache=True)
-def _pattern_bound(s, plane, most, below, across2, across1):  # pragma: no cover - compiled
+def _pattern_bound(s, plane, below, across2, across1, hyperplane):  # pragma: no cover - compiled
     # pencil_bound of the cells s; across1[h0, h1] is the across bound of a class whose three
-    # hyperplanes hold h0, h1 and n - h0 - h1 points.
+    # hyperplanes hold h0, h1 and n - h0 - h1 points, hyperplane[a, b, c] the most sets of a
+    # hyperplane whose cells hold a, b and c points.
     sizes = np.zeros(12, np.int64)
     across = np.zeros(12, np.int64)
-    inside = np.zeros(12, np.int64)
+    held = np.zeros(12, np.int64)
     best = 0
     for c in range(9):
         best += below[s[c]]
@@ -141,14 +150,14 @@ def _pattern_bound(s, plane, most, below, across2, across1):  # pragma: no cover
         a, b, c = s[plane[line, 0]], s[plane[line, 1]], s[plane[line, 2]]
         sizes[line] = a + b + c
         across[line] = across2[a, b, c]
-        inside[line] = below[a] + below[b] + below[c]
+        held[line] = hyperplane[a, b, c]
         best += across[line]
     for k in range(4):
         within = 0
         rest = 0
         for line in range(12):
             if line // 3 == k:
-                within += min(most[sizes[line]], inside[line] + across[line])
+                within += held[line]
             else:
                 rest += across[line]
         value = within + min(across1[sizes[3 * k], sizes[3 * k + 1]], rest)
@@ -198,7 +207,19 @@ def _cell_patterns(rows, columns, top, out):  # pragma: no cover - compiled
 
 @nb.njit(cache=True)
 def _largest(
-    n, row0, col_low, col_high, floor, cutoff, allowed, plane, most, below, across2, across1, cap
+    n,
+    row0,
+    col_low,
+    col_high,
+    floor,
+    cutoff,
+    allowed,
+    plane,
+    below,
+    across2,
+    across1,
+    hyperplane,
+    cap,
 ):  # pragma: no cover - compiled
     # The largest pattern bound with row 0 holding row0 points, the most of the three rows, and
     # column 0 between col_low and col_high, the most of the three columns, every class's type
@@ -230,7 +251,7 @@ def _largest(
                     s = cells[i]
                     if not _classes_allowed(s, plane, allowed):
                         continue
-                    value = _pattern_bound(s, plane, most, below, across2, across1)
+                    value = _pattern_bound(s, plane, below, across2, across1, hyperplane)
                     if value > best:
                         best = value
                         found[:] = s
@@ -251,7 +272,7 @@ def _class_type(s, plane, k, out):  # pragma: no cover - compiled
 
 @nb.njit(cache=True)
 def _middle_types(
-    n, row0, t, value, allowed, diagonal, plane, most, below, across2, across1, cap, out
+    n, row0, t, value, allowed, diagonal, plane, below, across2, across1, hyperplane, cap, out
 ):  # pragma: no cover - compiled
     # The pencils of the split's middle case with row 0 holding row0 points (the most of the
     # rows), column 0 exactly t (the most of the columns), the diagonal classes' types in
@@ -277,7 +298,7 @@ def _middle_types(
                 s = cells[i]
                 if not _classes_allowed(s, plane, diagonal):
                     continue
-                if _pattern_bound(s, plane, most, below, across2, across1) <= value:
+                if _pattern_bound(s, plane, below, across2, across1, hyperplane) <= value:
                     continue
                 if k == out.shape[0]:
                     return -1
@@ -299,10 +320,17 @@ def _middle_types(
 
 
 def _tables(
-    properties: int, cards: int, most: Sequence[int], most_below: Sequence[int]
+    properties: int,
+    cards: int,
+    most: Sequence[int],
+    most_below: Sequence[int],
+    split_most: np.ndarray | None = None,
 ) -> tuple[np.ndarray, ...]:
-    """Arrays for the kernels: M_{P-1}, M_{P-2} bounds, the cells' across bounds, and per class
-    (h0, h1) (the third size n - h0 - h1) its across bound and its cap."""
+    """Arrays for the kernels: M_{P-2} bounds, the cells' across bounds, per line of the plane
+    with cells a, b, c the most sets of its hyperplane (M_{P-1}(a + b + c), the cells' own bound
+    M_{P-2}(a) + M_{P-2}(b) + M_{P-2}(c) + their across bound, and ``split_most[a, b, c]``
+    where given, whichever is least), and per class (h0, h1) (the third size n - h0 - h1) its
+    across bound and its cap (the last array: the classes that exist have a cap >= 0)."""
     flat, below = deck_size(properties - 1), deck_size(properties - 2)
     most_arr = np.asarray(most, dtype=np.int64)
     below_arr = np.asarray(most_below, dtype=np.int64)
@@ -311,6 +339,17 @@ def _tables(
         for b in range(below + 1):
             for c in range(below + 1):
                 across2[a, b, c] = _across_high(a, b, c, below)
+    parts = np.arange(below + 1)
+    sums = parts[:, None, None] + parts[None, :, None] + parts[None, None, :]
+    cells_own = (
+        below_arr[:, None, None] + below_arr[None, :, None] + below_arr[None, None, :] + across2
+    )
+    hyperplane = np.minimum(most_arr[sums], cells_own)
+    if split_most is not None:
+        sharper = np.asarray(split_most, dtype=np.int64)
+        if sharper.shape != hyperplane.shape:
+            raise SetlabError(f"split_most must have shape {hyperplane.shape}")
+        hyperplane = np.minimum(hyperplane, sharper)
     across1 = np.full((flat + 1, flat + 1), -1, dtype=np.int64)
     cap = np.full((flat + 1, flat + 1), -1, dtype=np.int64)
     for h0 in range(flat + 1):
@@ -319,7 +358,7 @@ def _tables(
             if 0 <= h2 <= flat:
                 across1[h0, h1] = _across_high(h0, h1, h2, flat)
                 cap[h0, h1] = most_arr[h0] + most_arr[h1] + most_arr[h2] + across1[h0, h1]
-    return most_arr, below_arr, across2, across1, cap
+    return below_arr, across2, across1, hyperplane, cap
 
 
 def pencil_maximum(
@@ -332,6 +371,7 @@ def pencil_maximum(
     refuted: Sequence[tuple[int, int, int]] = (),
     floor: int = -1,
     cutoff: int | None = None,
+    split_most: np.ndarray | None = None,
 ) -> tuple[int, list[int] | None]:
     """The largest :func:`pencil_bound` over the pencils of two classes that meet as given.
 
@@ -356,6 +396,8 @@ def pencil_maximum(
     cutoff
         Stop at the first bound above ``cutoff`` (then the answer is such a bound, not the
         largest): enough to learn that the largest passes it.
+    split_most
+        Sharper bounds on a hyperplane given its three cells, as :func:`pencil_bound` takes.
 
     Returns
     -------
@@ -379,7 +421,7 @@ def pencil_maximum(
         raise SetlabError(f"pencils need P >= 3 and 0 <= n <= 3^P, got P = {properties}")
     if len(most) != flat + 1 or len(most_below) != deck_size(properties - 2) + 1:
         raise SetlabError("most and most_below must cover every size of AG(P-1,3), AG(P-2,3)")
-    tables = _tables(properties, cards, most, most_below)
+    tables = _tables(properties, cards, most, most_below, split_most)
     allowed = tables[-1] >= 0  # the sizes (h0, h1, n - h0 - h1) of some class
     for a, b, c in refuted:
         for h0, h1, _ in itertools.permutations((a, b, c)):
@@ -409,6 +451,7 @@ def two_big_hyperplanes(
     most_below: Sequence[int],
     floor: int = -1,
     cutoff: int | None = None,
+    split_most: np.ndarray | None = None,
 ) -> tuple[int, list[int] | None]:
     """The largest :func:`pencil_bound` when two classes have hyperplanes of more than theta
     cards: :func:`pencil_maximum` with row 0 and column 0 above theta.
@@ -421,8 +464,9 @@ def two_big_hyperplanes(
     flat = deck_size(properties - 1)
     span = (theta + 1, flat)
     return pencil_maximum(
-        properties, cards, most, most_below, span, span, floor=floor, cutoff=cutoff
-    )
+        properties, cards, most, most_below, span, span, floor=floor, cutoff=cutoff,
+        split_most=split_most,
+    )  # fmt: skip
 
 
 def middle_types(
@@ -432,6 +476,7 @@ def middle_types(
     most: Sequence[int],
     most_below: Sequence[int],
     value: int,
+    split_most: np.ndarray | None = None,
 ) -> list[tuple[tuple[int, int, int], ...]]:
     """The class types of the pencils of the split's middle case whose bound exceeds ``value``.
 
@@ -441,7 +486,8 @@ def middle_types(
     their pencil, classes other than the row's, have no hyperplane above t. For each such
     pattern of nine cell sizes with :func:`pencil_bound` above ``value`` this lists the types
     (hyperplane sizes, largest first) of its four classes: rows, columns, then the diagonal
-    classes in increasing order; each distinct quadruple once, sorted.
+    classes in increasing order; each distinct quadruple once, sorted. ``split_most`` is as
+    :func:`pencil_bound` takes it.
 
     Examples
     --------
@@ -457,7 +503,7 @@ def middle_types(
     flat = deck_size(properties - 1)
     if not 0 <= t <= flat:
         return []
-    tables = _tables(properties, cards, most, most_below)
+    tables = _tables(properties, cards, most, most_below, split_most)
     allowed = tables[-1] >= 0
     diagonal = allowed.copy()
     for h0, h1 in itertools.product(range(flat + 1), repeat=2):
@@ -633,7 +679,7 @@ def _record(
     middle: list[dict[str, Any]] = []
     for t in range(theta + 1, top + 1):
         quads = middle_types(properties, cards, t, most, most_below, threshold - 1)
-        entries = _cover_middle(properties, cards, threshold, known_max, t, quads)
+        entries = cover_middle_case(properties, cards, threshold, known_max, t, quads)
         if entries is None:
             return None
         middle += entries
@@ -852,7 +898,7 @@ def _middle_split(
     return None
 
 
-def _cover_middle(
+def cover_middle_case(
     properties: int,
     cards: int,
     threshold: int,
@@ -864,7 +910,22 @@ def _cover_middle(
     case at t (:func:`middle_types`), with big = t and forced types: per pair (row type, column
     type) both forced, where that is refuted, else per quadruple all four. None when some
     quadruple's program is not refuted. Each program also has a ceiling: no class has a
-    hyperplane above row 0, the largest part of the forced types."""
+    hyperplane above row 0, the largest part of the forced types.
+
+    Examples
+    --------
+    Twelve points of AG(3,3) with 15 sets (M_3(12) = 14) and second largest class maximum 5:
+    one quadruple of class types passes the pencils, and the program with its row and column
+    types forced (and no plane above 5 points) has no solution.
+
+    >>> plane = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12]  # M_2(k)
+    >>> quads = middle_types(3, 12, 5, plane, [0, 0, 0, 1], 14)
+    >>> quads
+    [((5, 4, 3), (5, 4, 3), (4, 4, 4), (5, 4, 3))]
+    >>> found = cover_middle_case(3, 12, 15, dict(enumerate(plane)), 5, quads)
+    >>> [(r["forced"], r["ceiling"]) for r in found]
+    [([[5, 4, 3], [5, 4, 3]], 5)]
+    """
     pairs: dict[tuple[tuple[int, int, int], ...], list[tuple[tuple[int, int, int], ...]]] = {}
     for quad in quads:  # the program forces types, not which class is the row
         pairs.setdefault(tuple(sorted(quad[:2], reverse=True)), []).append(quad)
