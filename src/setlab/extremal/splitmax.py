@@ -1,0 +1,168 @@
+"""Split maxima: the most sets among points of AG(d+1,3) meeting three parallel hyperplanes in
+a, b and c points.
+
+The problem. Write a configuration of AG(d+1,3) as A, B, C in the hyperplanes x_0 = 0, 1, 2,
+each read as a subset of AG(d,3). A line of AG(d+1,3) lies in one hyperplane or meets all three
+in points p, q, z with p + q + z = 0 in F_3^d, so
+
+    sets = I(A) + I(B) + I(C) + #{(p, q, z) in A x B x C : p + q + z = 0},
+
+I the sets inside a part. The split maximum S(a, b, c) is the largest value over |A| = a,
+|B| = b, |C| = c. The big-slice split of :mod:`setlab.extremal.split` bounds a hyperplane of its
+pencil, whose three cells are such parallel flats, by M_{d+1} of its size and by the cells' own
+bound; S(a, b, c) can be smaller than both (for AG(4,3): S(21, 21, 9) = 287 < M_4(51) = 289).
+
+The bound. A large part is best seen through its complement X in its hyperplane: I(G - X) =
+N(N-1)/6 - x(N-x)/2 - I(X) (N = 3^d; the complement identity of AG(d,3)), and for fixed z the
+pairs (p, q) of A x B completing to z number alpha + sigma r(z), where r(z) counts the pairs of
+the two small sides X x Y with p + q + z = 0, sigma = +1 when both or neither of A, B are
+complemented and -1 otherwise, and alpha is 0, |Y|, |X| or N - x - y. So
+
+    sets = const + tau_A I(X) + tau_B I(Y) + I(C) + sum over z in C of (alpha + sigma r(z)),
+
+tau = -1 for a complemented part. For C only I(C) <= M_d(c) and the c largest values of
+sigma r are used: maximising over X and Y of tau_A I(X) + tau_B I(Y) + M_d(c) + (those c values)
+bounds S(a, b, c). Symmetry: the maps p -> Mp + u, q -> Mq + v, z -> Mz - u - v (M invertible)
+keep p + q + z = 0 and every I, so X runs over one representative per AGL(d,3)-orbit and Y over
+every subset. C is the smallest part, A the largest.
+
+For AG(4,3) (d = 3) this bound equals the split maximum that annealing finds wherever the
+split needed it (docs/bounds.md, "Split maxima"); for d = 2 the tests compare it with an
+exhaustive search over all three parts.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from math import comb
+
+import numba as nb
+import numpy as np
+
+from setlab.cards import deck_size
+from setlab.errors import SetlabError
+from setlab.extremal.identities import complement_sum
+from setlab.geometry import lines, third_card_table
+from setlab.kernels import interrupts_held
+from setlab.symmetry import orbit_representatives
+
+__all__ = ["SPLIT_SUBSETS_LIMIT", "split_maximum_bound"]
+
+SPLIT_SUBSETS_LIMIT = 10**7
+"""Most subsets Y one bound may run through for each orbit of X (C(27, 10) = 8,436,285)."""
+
+
+def _negation(dimension: int) -> np.ndarray:
+    """neg[p, q] = -(p + q) in F_3^d: the third card of p and q, or p itself when q = p."""
+    table = third_card_table(dimension).astype(np.int64)
+    np.fill_diagonal(table, np.arange(len(table)))
+    return table
+
+
+@nb.njit(cache=True)
+def _lines_in(mask, line_table):  # pragma: no cover - compiled
+    count = 0
+    for i in range(line_table.shape[0]):
+        a, b, c = line_table[i, 0], line_table[i, 1], line_table[i, 2]
+        if (mask >> a) & 1 and (mask >> b) & 1 and (mask >> c) & 1:
+            count += 1
+    return count
+
+
+@nb.njit(cache=True)
+def _largest(firsts, seconds, second_sets, neg, line_table, tau_a, tau_b, sigma, c, most_c):
+    # pragma: no cover - compiled
+    # max over X in firsts (rows of points), Y in seconds (bit masks) of
+    # tau_a I(X) + tau_b I(Y) + most_c + (the c largest of sigma r), r(z) = #{p + q + z = 0}
+    size = neg.shape[0]
+    best = -(10**9)
+    r = np.zeros(size, np.int64)
+    for i in range(firsts.shape[0]):
+        first = firsts[i]
+        mask = 0
+        for p in first:
+            mask |= 1 << p
+        own = tau_a * _lines_in(mask, line_table)
+        for j in range(seconds.shape[0]):
+            second = seconds[j]
+            r[:] = 0
+            for p in first:
+                for q in range(size):
+                    if (second >> q) & 1:
+                        r[neg[p, q]] += sigma
+            ordered = np.sort(r)
+            value = own + tau_b * second_sets[j] + most_c
+            for k in range(c):
+                value += ordered[size - 1 - k]
+            if value > best:
+                best = value
+    return best
+
+
+def split_maximum_bound(dimension: int, split: Sequence[int], known_max: Sequence[int]) -> int:
+    """An upper bound on S(a, b, c), the most sets among points of AG(d+1,3) meeting the three
+    hyperplanes x_0 = 0, 1, 2 in a, b and c points (the module docstring's bound).
+
+    Parameters
+    ----------
+    dimension
+        d, the dimension of the three hyperplanes: 1, 2 or 3.
+    split
+        (a, b, c), each at most 3^d, in any order.
+    known_max
+        Upper bounds on M_d(k) for k = 0..3^d (the smallest part's own sets).
+
+    Returns
+    -------
+    int
+        A number no such configuration exceeds.
+
+    Examples
+    --------
+    Ten points of AG(3,3), 4 + 4 + 2 in three parallel planes, hold at most 9 sets, where
+    M_3(10) = 12 and the planes' own bound (1 + 1 + 0 inside, 8 across) allow 10; 17 points
+    split 7 + 7 + 3 may reach M_3(17) = 30:
+
+    >>> plane = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12]  # M_2(k)
+    >>> split_maximum_bound(2, (4, 4, 2), plane), split_maximum_bound(2, (7, 3, 7), plane)
+    (9, 30)
+    """
+    if dimension not in (1, 2, 3):
+        raise SetlabError(
+            f"split maxima are bounded for hyperplanes of dimension 1..3: {dimension}"
+        )
+    size = deck_size(dimension)
+    a, b, c = sorted((int(v) for v in split), reverse=True)  # A the largest, C the smallest
+    if c < 0 or a > size or len(known_max) != size + 1:
+        raise SetlabError(f"a split of 3^{dimension} points per part, got {tuple(split)}")
+    half = size // 2
+    flip_a, flip_b = a > half, b > half  # complement a part of more than half its hyperplane
+    x, y = (size - a if flip_a else a), (size - b if flip_b else b)
+    tau_a, tau_b = (-1 if flip_a else 1), (-1 if flip_b else 1)
+    sigma = 1 if flip_a == flip_b else -1
+    alpha = {(False, False): 0, (True, False): y, (False, True): x, (True, True): size - x - y}
+    constant = (
+        (complement_sum(dimension, x) if flip_a else 0)
+        + (complement_sum(dimension, y) if flip_b else 0)
+        + c * alpha[flip_a, flip_b]
+    )
+    if comb(size, y) > SPLIT_SUBSETS_LIMIT:
+        raise SetlabError(f"the split {a} + {b} + {c} needs too large a search")
+    if x == 0:
+        firsts = np.zeros((1, 0), dtype=np.int64)
+    else:
+        firsts = np.array(orbit_representatives(itertools.combinations(range(size), x), dimension),
+                          dtype=np.int64)  # fmt: skip
+    seconds = np.array([sum(1 << q for q in s) for s in itertools.combinations(range(size), y)],
+                       dtype=np.int64)  # fmt: skip
+    line_table = lines(dimension).astype(np.int64).reshape(-1, 3)
+    second_sets = np.array([_lines_in(m, line_table) for m in seconds], dtype=np.int64)
+    neg = _negation(dimension)
+    best = -(10**9)
+    for first in firsts:  # one orbit of X at a time: a Ctrl-C is answered between them
+        with interrupts_held():
+            value = _largest(first[None, :], seconds, second_sets, neg, line_table,
+                             tau_a, tau_b, sigma, c, int(known_max[c]))  # fmt: skip
+        best = max(best, int(value))
+    return constant + best
