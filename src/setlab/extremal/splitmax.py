@@ -45,12 +45,28 @@ from setlab.errors import SetlabError
 from setlab.extremal.identities import complement_sum
 from setlab.geometry import lines, third_card_table
 from setlab.kernels import interrupts_held
-from setlab.symmetry import orbit_representatives
+from setlab.symmetry import orbit_representatives, point_orbits
 
 __all__ = ["SPLIT_SUBSETS_LIMIT", "split_maximum_bound"]
 
 SPLIT_SUBSETS_LIMIT = 10**7
 """Most subsets Y one bound may run through for each orbit of X (C(27, 10) = 8,436,285)."""
+
+
+def _orbits(dimension: int, size: int) -> list[list[int]]:
+    """One subset of AG(d,3) of each size-``size`` AGL(d,3)-orbit: each orbit of size k - 1
+    extended by one point of each orbit of its stabiliser off it (every k-subset is the image of
+    such a one: map any k - 1 of its points onto their representative), merged by certificate."""
+    level: list[list[int]] = [[]]
+    for _ in range(size):
+        extended = (
+            sorted([*subset, int(point)])
+            for subset in level
+            for point in np.unique(point_orbits(subset, dimension))
+            if point not in subset
+        )
+        level = [r.tolist() for r in orbit_representatives(extended, dimension)]
+    return level
 
 
 def _negation(dimension: int) -> np.ndarray:
@@ -149,11 +165,11 @@ def split_maximum_bound(dimension: int, split: Sequence[int], known_max: Sequenc
     )
     if comb(size, y) > SPLIT_SUBSETS_LIMIT:
         raise SetlabError(f"the split {a} + {b} + {c} needs too large a search")
-    if x == 0:
-        firsts = np.zeros((1, 0), dtype=np.int64)
-    else:
-        firsts = np.array(orbit_representatives(itertools.combinations(range(size), x), dimension),
-                          dtype=np.int64)  # fmt: skip
+    firsts = (
+        np.array(_orbits(dimension, x), dtype=np.int64).reshape(-1, x)
+        if x
+        else np.zeros((1, 0), np.int64)
+    )
     seconds = np.array([sum(1 << q for q in s) for s in itertools.combinations(range(size), y)],
                        dtype=np.int64)  # fmt: skip
     line_table = lines(dimension).astype(np.int64).reshape(-1, 3)
