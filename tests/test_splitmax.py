@@ -72,3 +72,41 @@ def test_a_hyperplane_of_51_points_split_21_21_9_holds_287_sets():
 def test_bad_splits_are_refused(dimension, split, known):
     with pytest.raises(SetlabError):
         split_maximum_bound(dimension, split, known)
+
+
+@pytest.mark.slow
+def test_twelve_split_maxima_close_m147(tmp_path):
+    # With the exhaustive bounds of twelve splits of AG(4,3) (the rest as today), the big-slice
+    # split proves M(147) <= 2425, the witness: the program with at most one class above 66
+    # refutes 2426, the pencils above 68 allow 2425 at most, and the middle case covers t = 67,
+    # 68. (Not yet a certificate: the solver and the bundle's checker do not use split maxima.)
+    from setlab.extremal.bounds import slice_program, solve_highs
+    from setlab.extremal.identities import degree_bound
+    from setlab.extremal.maxsets import Solver
+    from setlab.extremal.split import cover_middle_case, middle_types, two_big_hyperplanes
+    from setlab.store import Store
+
+    store = Store(tmp_path / "p4.sqlite")
+    Solver(4, store).table()
+    most4, most3 = Solver(4, store).known_max(4), Solver(3, store).known_max(3)
+    most, below = [most4[h] for h in range(82)], [most3[h] for h in range(28)]
+    splits = [
+        *((19, 10, 9), (20, 10, 9), (20, 19, 8), (20, 20, 8), (21, 20, 9), (21, 21, 9)),
+        *((22, 19, 9), (22, 20, 9), (22, 21, 9), (22, 22, 10), (23, 20, 9), (23, 22, 10)),
+    ]
+    table = np.full((28, 28, 28), 10**6, dtype=np.int64)
+    for split in splits:
+        bound = split_maximum_bound(3, split, below)
+        assert bound < most4[sum(split)]  # each is below M_4 of its size
+        for order in itertools.permutations(split):
+            table[order] = bound
+    program = slice_program(5, 147, 2426, degree_bound(5, 147), most4, big=66)
+    assert solve_highs(program)[0] == "infeasible"
+    pencils = two_big_hyperplanes(5, 147, 68, most, below, floor=2425, cutoff=2425,
+                                  split_most=table)  # fmt: skip
+    assert pencils[0] <= 2425
+    for t in (67, 68):
+        quads = middle_types(5, 147, t, most, below, 2425, split_most=table)
+        assert cover_middle_case(5, 147, 2426, most4, t, quads) is not None
+    plain = two_big_hyperplanes(5, 147, 68, most, below, floor=2425, cutoff=2425)
+    assert plain[0] > 2425  # without the split maxima the pencils above 68 pass 2425
