@@ -35,6 +35,7 @@ from setlab.find import count_sets
 from setlab.geometry import digits, linear_forms
 from setlab.store import Store
 from test_bounds import brute_force_maxima
+from test_splitmax import exact_split_maxima
 
 TABLE_3 = {0: 0, 1: 0, 2: 0, **dict(zip(range(3, 28), PAPER_TABLE_3, strict=True))}
 TABLE_1 = dict(zip(range(3, 13), PAPER_TABLE_1, strict=True))
@@ -90,22 +91,7 @@ def test_the_pencil_bound_holds_for_real_configurations(data):
     assert count_sets(board, properties) <= pencil_bound(cells, properties, most, below)
 
 
-def plane_split_maxima() -> np.ndarray:
-    """The most sets among the points of AG(2,3) with a, b, c points on the three lines x_0 = 0,
-    1, 2, at [a, b, c], over all 512 subsets (sets found as triples summing to 0)."""
-    vectors = digits(2).astype(int)
-    lines = [
-        t for t in itertools.combinations(range(9), 3) if not (vectors[list(t)].sum(0) % 3).any()
-    ]
-    best = np.full((4, 4, 4), -1, dtype=np.int64)
-    for mask in range(512):
-        chosen = {p for p in range(9) if mask >> p & 1}
-        split = tuple(sum(1 for p in chosen if p // 3 == row) for row in range(3))
-        best[split] = max(best[split], sum(1 for t in lines if chosen.issuperset(t)))
-    return best
-
-
-PLANE_SPLITS = plane_split_maxima()
+PLANE_SPLITS = exact_split_maxima(1)  # AG(2,3) split over three parallel lines
 
 
 @settings(max_examples=60, deadline=None)
@@ -125,25 +111,11 @@ def test_the_pencil_bound_with_split_maxima_holds(data):
     assert count_sets(board, 3) <= sharp <= pencil_bound(cells, 3, most, below)
 
 
-def space_split_maximum(split: tuple[int, int, int]) -> int:
-    """The most sets among the points of AG(3,3) with split[k] of them in the plane x_0 = k, over
-    every such board (the 117 lines found as triples summing to 0)."""
-    vectors = digits(3).astype(int)
-    lines = np.array(
-        [t for t in itertools.combinations(range(27), 3) if not (vectors[list(t)].sum(0) % 3).any()]
-    )
-    parts = [list(itertools.combinations(range(9 * k, 9 * k + 9), s)) for k, s in enumerate(split)]
-    boards = np.zeros((np.prod([len(p) for p in parts]), 27), dtype=bool)
-    for row, board in enumerate(itertools.product(*parts)):
-        boards[row, [card for part in board for card in part]] = True
-    return int(boards[:, lines].all(axis=2).sum(axis=1).max())
-
-
 def test_split_maxima_sharpen_the_pencils_of_ag43():
     # A 3-flat with 4 + 4 + 2 points in parallel planes holds at most 9 sets, where M_3(10) = 12
     # and the planes' own bound allow 10. With that one entry known, a pencil of AG(4,3) whose
     # hyperplanes split so is bounded lower, and real boards still respect the sharper bound.
-    exact = space_split_maximum((4, 4, 2))
+    exact = exact_split_maxima(2)[4, 4, 2]  # AG(3,3) split over three parallel planes
     assert exact == 9 < TABLE_3[10]
     split_most = np.full((10, 10, 10), 10**6, dtype=np.int64)
     for order in itertools.permutations((4, 4, 2)):

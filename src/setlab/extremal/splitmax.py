@@ -33,7 +33,6 @@ exhaustive search over all three parts.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from math import comb
 
@@ -84,6 +83,24 @@ def _lines_in(mask, line_table):  # pragma: no cover - compiled
         if (mask >> a) & 1 and (mask >> b) & 1 and (mask >> c) & 1:
             count += 1
     return count
+
+
+@nb.njit(cache=True)
+def _subsets(size, k, count, line_table):  # pragma: no cover - compiled
+    # Every k-subset of range(size) as a bit mask, in increasing order (Gosper's next mask with
+    # the same number of bits), and the lines inside each.
+    masks = np.empty(count, np.int64)
+    inside = np.empty(count, np.int64)
+    mask = (1 << k) - 1
+    for i in range(count):
+        masks[i] = mask
+        inside[i] = _lines_in(mask, line_table)
+        if k == 0:
+            break
+        low = mask & -mask
+        high = mask + low
+        mask = (((high ^ mask) >> 2) // low) | high
+    return masks, inside
 
 
 @nb.njit(cache=True)
@@ -170,10 +187,8 @@ def split_maximum_bound(dimension: int, split: Sequence[int], known_max: Sequenc
         if x
         else np.zeros((1, 0), np.int64)
     )
-    seconds = np.array([sum(1 << q for q in s) for s in itertools.combinations(range(size), y)],
-                       dtype=np.int64)  # fmt: skip
     line_table = lines(dimension).astype(np.int64).reshape(-1, 3)
-    second_sets = np.array([_lines_in(m, line_table) for m in seconds], dtype=np.int64)
+    seconds, second_sets = _subsets(size, y, comb(size, y), line_table)
     neg = _negation(dimension)
     best = -(10**9)
     for first in firsts:  # one orbit of X at a time: a Ctrl-C is answered between them
