@@ -33,7 +33,8 @@ exhaustive search over all three parts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Mapping, Sequence
 from math import comb
 
 import numba as nb
@@ -41,12 +42,19 @@ import numpy as np
 
 from setlab.cards import deck_size
 from setlab.errors import SetlabError
+from setlab.extremal.heuristics import local_search
 from setlab.extremal.identities import complement_sum
 from setlab.geometry import lines, third_card_table
 from setlab.kernels import interrupts_held
 from setlab.symmetry import orbit_representatives, point_orbits
 
-__all__ = ["SPLIT_SUBSETS_LIMIT", "split_maximum_bound"]
+__all__ = [
+    "SPLIT_SUBSETS_LIMIT",
+    "part_orbits",
+    "split_maxima_found",
+    "split_maximum_bound",
+    "split_table",
+]
 
 SPLIT_SUBSETS_LIMIT = 10**7
 """Most subsets Y one bound may run through for each orbit of X (C(27, 10) = 8,436,285)."""
@@ -197,3 +205,65 @@ def split_maximum_bound(dimension: int, split: Sequence[int], known_max: Sequenc
                              tau_a, tau_b, sigma, c, int(known_max[c]))  # fmt: skip
         best = max(best, int(value))
     return constant + best
+
+
+def part_orbits(dimension: int, size: int) -> list[list[int]]:
+    """One subset of AG(d,3) from each AGL(d,3)-orbit of ``size``-subsets, sorted: the orbits
+    the split maximum's bound runs its largest part over (a part of more than half the points
+    through the orbits of its complements, as the bound does).
+
+    Examples
+    --------
+    AG(2,3) has two orbits of 3-subsets (lines and triangles) and, by complement, of 6-subsets:
+
+    >>> [len(part_orbits(2, k)) for k in range(10)]
+    [1, 1, 1, 2, 2, 2, 2, 1, 1, 1]
+    """
+    points = deck_size(dimension)
+    if size <= points // 2:
+        return _orbits(dimension, size)
+    return [sorted(set(range(points)) - set(r)) for r in _orbits(dimension, points - size)]
+
+
+def split_table(dimension: int, maxima: Mapping[tuple[int, int, int], int]) -> np.ndarray:
+    """``maxima`` (bounds on split maxima S(a, b, c) of AG(d+1,3), keyed by sorted or unsorted
+    triples) as the array ``table[a, b, c]`` the big-slice split takes as ``split_most``: every
+    order of each triple, and elsewhere a value no hyperplane reaches, so the split's other
+    bounds stand there.
+
+    Examples
+    --------
+    >>> table = split_table(2, {(4, 4, 2): 9})
+    >>> table.shape, int(table[2, 4, 4]), int(table[4, 2, 4]), int(table[3, 3, 3]) > 10**5
+    ((10, 10, 10), 9, 9, True)
+    """
+    side = deck_size(dimension) + 1
+    table = np.full((side, side, side), 10**6, dtype=np.int64)
+    for split, value in maxima.items():
+        for order in itertools.permutations(split):
+            table[order] = min(int(table[order]), int(value))
+    return table
+
+
+def split_maxima_found(dimension: int, smallest: int) -> dict[tuple[int, int, int], int]:
+    """The most sets annealing finds among a + b + c points of AG(d+1,3) meeting the three
+    hyperplanes x_0 = 0, 1, 2 in a, b and c points, for every a >= b >= c with a + b + c >=
+    ``smallest``: lower bounds on the split maxima (each is a configuration), the same on every
+    machine (three restarts of 30,000 swaps, seeded by a + b + c). They guide the big-slice
+    split to the splits worth an exhaustive bound: where one is not below the bound the split
+    already has, :func:`split_maximum_bound` cannot improve it.
+
+    Examples
+    --------
+    >>> found = split_maxima_found(1, 8)  # AG(2,3): 9 points, 12 lines; 8 points, 8 lines
+    >>> found
+    {(3, 3, 2): 8, (3, 3, 3): 12}
+    """
+    top = deck_size(dimension)
+    found = {}
+    for split in itertools.combinations_with_replacement(range(top, -1, -1), 3):
+        if sum(split) >= smallest:
+            best = local_search(dimension + 1, sum(split), seconds=None, restarts=3,
+                                iterations=30_000, seed=sum(split), cells=split)  # fmt: skip
+            found[split] = best.sets
+    return dict(sorted(found.items()))
