@@ -36,6 +36,7 @@ from setlab.extremal.identities import (
 )
 from setlab.extremal.search import job_name, search
 from setlab.extremal.split import split_bounds, split_job, split_upper_bound
+from setlab.extremal.splitmax import split_maxima_found
 from setlab.find import count_sets
 from setlab.geometry import indices_of, third_card_table
 from setlab.kernels import pair_completions
@@ -68,6 +69,10 @@ a minute for the first, seconds for most others, which share its levels). It als
 by the complement identity, which closes the P = 4 table: every M(n) and m(n) proven in about
 100 s on 2 cores."""
 
+GUIDE_CARDS = 30
+"""The smallest splits (a + b + c points of AG(4,3)) whose maxima the P = 5 table anneals to
+guide the big-slice split (:meth:`Solver._guide`); the hyperplanes that stop its pencils at
+n = 147 hold 51."""
 
 RECORDED_WITNESSES = {5: "p5_witnesses.json"}
 """Data files (in ``setlab/data``) of max witnesses found outside the solver, by P."""
@@ -315,6 +320,7 @@ class Solver:
         self._deferred: list[int] | None = None  # maxima whose split waits for split_bounds
         # the table's split job (P >= 5): its "wall" time and the sum of its "tasks"' own times
         self.split_seconds: dict[str, float] = {}
+        self._split_guide: dict[tuple[int, int, int], int] | None = None
 
     def forget_checkpoints(self) -> None:
         """Drop the checkpoints of the searches this solver finished (their results are stored;
@@ -645,7 +651,7 @@ class Solver:
             return
         bound, record = split_upper_bound(
             self.properties, cards, self.known_max(self.properties - 1),
-            self.known_max(self.properties - 2), current.value, current.bound,
+            self.known_max(self.properties - 2), current.value, current.bound, self._guide(),
         )  # fmt: skip
         if record is not None:
             self._bound("max", cards, bound, {"method": "split", "record": record})
@@ -668,7 +674,7 @@ class Solver:
         started = time.perf_counter()
         found = split_bounds(
             self.properties, ranges, known_max, known_below, self.store,
-            workers=self.workers, scheduler=self.scheduler,
+            workers=self.workers, scheduler=self.scheduler, guide=self._guide(),
         )  # fmt: skip
         self.split_seconds = {
             "wall": time.perf_counter() - started,
@@ -682,6 +688,16 @@ class Solver:
         for n in range(min(ranges) + 1, self.size + 1):
             if not self.get("max", n).proven:
                 self._max_deletion(n)
+
+    def _guide(self) -> dict[tuple[int, int, int], int] | None:
+        """Split maxima of AG(P-1,3) found by annealing, which tell the split where exhaustive
+        bounds on them may pay (:func:`~setlab.extremal.splitmax.split_maxima_found`): for P = 5,
+        every split of at least :data:`GUIDE_CARDS` points, found once (about 40 s)."""
+        if self.properties != 5:
+            return None
+        if self._split_guide is None:
+            self._split_guide = split_maxima_found(self.properties - 2, GUIDE_CARDS)
+        return self._split_guide
 
     def _max_from_min(self, cards: int, min_bound: int) -> None:
         """M(n) <= identity - m(N-n) <= identity - min_bound."""

@@ -64,12 +64,14 @@ from setlab.extremal.bounds import (
     verify_max_bound,
 )
 from setlab.extremal.identities import across_bounds, degree_bound
+from setlab.extremal.splitmax import split_maximum_bound, split_table
 from setlab.geometry import parallel_classes
 from setlab.kernels import interrupts_held
 from setlab.store import Store
 
 __all__ = [
     "MIDDLE_SPAN",
+    "SHARPEN_LIMIT",
     "cover_middle_case",
     "covers",
     "middle_types",
@@ -87,6 +89,10 @@ __all__ = [
 MIDDLE_SPAN = 3
 """Most values of t the middle case of :func:`split_upper_bound` takes on (each enumerates its
 pencils and solves a program per pair of types)."""
+
+SHARPEN_LIMIT = 40
+"""Most exhaustive split maxima (:func:`~setlab.extremal.splitmax.split_maximum_bound`) one n
+of :func:`split_upper_bound` computes: each can take minutes."""
 
 PLANE = parallel_classes(2).reshape(12, 3).astype(np.int64)
 """The twelve lines of AG(2,3) as cells 3i + j, rows 3k..3k+2 the parallel class k. Class 0 is
@@ -666,19 +672,26 @@ def _record(
     theta: int,
     pencils: tuple[int, list[int] | None] | None,
     top: int | None = None,
+    split_maxima: Mapping[tuple[int, int, int], int] | None = None,
 ) -> dict[str, Any] | None:
     """The split's record at ``theta`` and ``top`` (default theta), or None; ``pencils``: the
-    pencil maximum above top, if known."""
+    pencil maximum above top, if known; ``split_maxima``: proven bounds on split maxima of
+    AG(P-1,3) the pencils use (recorded as [a, b, c, bound])."""
     top = theta if top is None else top
     most, most_below = _tables_for(properties, known_max, known_below)
+    table = split_table(properties - 2, split_maxima) if split_maxima else None
     if pencils is None:
-        pencils = two_big_hyperplanes(properties, cards, top, most, most_below, floor=threshold - 1)
+        pencils = two_big_hyperplanes(
+            properties, cards, top, most, most_below, floor=threshold - 1, split_most=table
+        )
     largest, pattern = pencils
     if largest >= threshold:
         return None
     middle: list[dict[str, Any]] = []
     for t in range(theta + 1, top + 1):
-        quads = middle_types(properties, cards, t, most, most_below, threshold - 1)
+        quads = middle_types(
+            properties, cards, t, most, most_below, threshold - 1, split_most=table
+        )
         entries = cover_middle_case(properties, cards, threshold, known_max, t, quads)
         if entries is None:
             return None
@@ -700,6 +713,7 @@ def _record(
             "known_below": {str(k): v for k, v in sorted(known_below.items())},
         },
         "middle": middle,
+        "split_maxima": [[*split, int(v)] for split, v in sorted((split_maxima or {}).items())],
     }
 
 
@@ -710,6 +724,7 @@ def split_upper_bound(
     known_below: dict[int, int],
     lower: int,
     upper: int,
+    guide: Mapping[tuple[int, int, int], int] | None = None,
 ) -> tuple[int, dict[str, Any] | None]:
     """The least U in [lower, upper) the split proves M(n) <= U for, with its record.
 
@@ -723,8 +738,13 @@ def split_upper_bound(
     So where the split gains nothing it costs a few solves and one short pencil search. Then
     the middle case (module docstring) tries one set fewer at a time: theta where the program
     refutes it, top the least of theta + 1..theta + :data:`MIDDLE_SPAN` whose pencils do, and
-    the forced programs for t between them. Returns (upper, None) when the split proves
-    nothing below ``upper``.
+    the forced programs for t between them. Last, with a ``guide`` (split maxima annealing
+    found, :func:`~setlab.extremal.splitmax.split_maxima_found`), the same one set at a time
+    with exhaustive bounds on the split maxima of the hyperplanes that stop the pencils
+    (:func:`_sharpened_split`), where the guide says the witness's count itself may be proven
+    so: those bounds take minutes each, and an n whose bound can only come down part of the
+    way is left to the steps before. Returns (upper, None) when the split proves nothing below
+    ``upper``.
 
     Examples
     --------
@@ -770,10 +790,22 @@ def split_upper_bound(
         if attempt is None:
             break
         best, record = best - 1, attempt
+    exhaustive: dict[tuple[int, int, int], int] = {}  # split maxima bounded so far, for all steps
+    if guide is None or best == lower or properties - 2 > 3:
+        return best, record
+    if not _hopeful_tops(properties, cards, lower, known_max, known_below, optima, guide):
+        return best, record  # even the guide's split maxima leave the witness unproven
+    while best > lower:
+        attempt = _sharpened_split(
+            properties, cards, best - 1, known_max, known_below, optima, guide, exhaustive
+        )
+        if attempt is None:
+            break
+        best, record = best - 1, attempt
     return best, record
 
 
-SPLIT_VERSION = 1
+SPLIT_VERSION = 2
 """Bumped whenever :func:`split_upper_bound` changes what it proves: it names the checkpoints of
 :func:`split_bounds`, so a job interrupted under older code is started afresh."""
 
@@ -785,7 +817,7 @@ def split_job(properties: int, known_max: Mapping[int, int], known_below: Mappin
     Examples
     --------
     >>> split_job(3, {3: 1}, {}) == split_job(3, {3: 1}, {}), split_job(3, {3: 1}, {})[:9]
-    (True, 'split-v1/')
+    (True, 'split-v2/')
     """
     tables = json.dumps([sorted(known_max.items()), sorted(known_below.items())])
     digest = hashlib.sha256(tables.encode()).hexdigest()[:16]
@@ -799,9 +831,11 @@ def split_task(
     known_below: Sequence[tuple[int, int]],
     lower: int,
     upper: int,
+    guide: Sequence[Sequence[int]] | None = None,
 ) -> dict[str, Any]:
     """One task of :func:`split_bounds` (top level, so a pool or a Dask worker can run it):
-    :func:`split_upper_bound` on the tables given as (k, value) pairs, with its time.
+    :func:`split_upper_bound` on the tables given as (k, value) pairs and the guide as
+    [a, b, c, count] rows, with its time.
 
     Examples
     --------
@@ -811,8 +845,9 @@ def split_task(
     (14, 'max <= 14')
     """
     started = time.perf_counter()
+    hints = None if guide is None else {(a, b, c): v for a, b, c, v in guide}
     bound, record = split_upper_bound(
-        properties, cards, dict(known_max), dict(known_below), lower, upper
+        properties, cards, dict(known_max), dict(known_below), lower, upper, hints
     )
     return {"bound": bound, "record": record, "seconds": time.perf_counter() - started}
 
@@ -826,9 +861,11 @@ def split_bounds(
     *,
     workers: int | None = None,
     scheduler: str | None = None,
+    guide: Mapping[tuple[int, int, int], int] | None = None,
 ) -> dict[int, dict[str, Any]]:
     """:func:`split_upper_bound` for many n at once, one task per n: in a process pool, or on a
-    Dask cluster (``scheduler``), each checkpointed in ``store`` as it finishes.
+    Dask cluster (``scheduler``), each checkpointed in ``store`` as it finishes; every task
+    with the same ``guide`` (split maxima annealing found).
 
     ``ranges[n]`` is (lower, upper) for n: a witness's count and the bound known. The splits of
     different n share nothing but the proven tables, so they run side by side; the table of
@@ -851,8 +888,9 @@ def split_bounds(
     {12: 14, 13: 17}
     """
     tables = sorted(known_max.items()), sorted(known_below.items())
+    rows = None if guide is None else [[*split, v] for split, v in sorted(guide.items())]
     tasks = {
-        f"{n}/{lower}": (properties, n, *tables, lower, upper)
+        f"{n}/{lower}": (properties, n, *tables, lower, upper, rows)
         for n, (lower, upper) in sorted(ranges.items())
     }
     done = run_tasks(
@@ -896,6 +934,99 @@ def _middle_split(
                 properties, cards, target + 1, known_max, known_below, theta, pencils, top
             )
     return None
+
+
+def _sharpened_split(
+    properties: int,
+    cards: int,
+    target: int,
+    known_max: dict[int, int],
+    known_below: dict[int, int],
+    optima: _Optima,
+    guide: Mapping[tuple[int, int, int], int],
+    exhaustive: dict[tuple[int, int, int], int],
+) -> dict[str, Any] | None:
+    """The split's record for M(n) <= target with bounds on split maxima, or None.
+
+    A hyperplane of a pencil whose cells hold a, b and c cards holds at most S(a, b, c) sets,
+    the split maximum of AG(P-1,3) (:mod:`setlab.extremal.splitmax`), which can be below both
+    bounds the pencils have without it. Computing one exhaustively can take minutes, so the
+    ``guide`` says where it may pay: its values are counts of configurations, at most S, so
+    where the guide is not below a hyperplane's bound no exhaustive bound is either, and where
+    the pencils above top pass the target even with the guide's values they pass it with any
+    bound there can be (that top is skipped unsearched). At a top that may close, the loop is:
+    take a pattern past the target, bound exhaustively the split maxima of its hyperplanes that
+    the guide says may drop, and search again, until no pattern passes (then the middle case
+    runs with the same bounds) or no hyperplane of the pattern can drop, or
+    :data:`SHARPEN_LIMIT` is reached. ``exhaustive`` keeps the bounds computed, for the next
+    target of the same n; a split too large to search keeps its old bound.
+    """
+    theta = optima.largest_below(target + 1)
+    if theta is None:
+        return None
+    most, most_below = _tables_for(properties, known_max, known_below)
+    base = _tables(properties, cards, most, most_below)[3]  # the bounds without split maxima
+
+    def pencils(top: int, table: np.ndarray) -> tuple[int, list[int] | None]:
+        return two_big_hyperplanes(properties, cards, top, most, most_below, floor=target,
+                                   cutoff=target, split_most=table)  # fmt: skip
+
+    for top in _hopeful_tops(properties, cards, target, known_max, known_below, optima, guide):
+        while True:
+            table = split_table(properties - 2, exhaustive)
+            largest, pattern = pencils(top, table)
+            if largest <= target or pattern is None:
+                break
+            cells = np.asarray(pattern)
+            splits = {tuple(sorted(cells[line].tolist(), reverse=True)) for line in PLANE}
+            new = [
+                split
+                for split in sorted(splits)
+                if split not in exhaustive
+                and guide.get(split, 10**6) < min(base[split], table[split])
+            ]
+            if not new or len(exhaustive) + len(new) > SHARPEN_LIMIT:
+                break
+            for split in new:
+                try:
+                    exhaustive[split] = split_maximum_bound(properties - 2, split, most_below)
+                except SetlabError:  # too large a search: the split keeps its other bounds
+                    exhaustive[split] = int(base[split])
+        if largest <= target:
+            useful = {s: v for s, v in exhaustive.items() if v < base[s]}
+            record = _record(properties, cards, target + 1, known_max, known_below, theta,
+                             (largest, pattern), top, useful)  # fmt: skip
+            if record is not None:
+                return record
+    return None
+
+
+def _hopeful_tops(
+    properties: int,
+    cards: int,
+    target: int,
+    known_max: dict[int, int],
+    known_below: dict[int, int],
+    optima: _Optima,
+    guide: Mapping[tuple[int, int, int], int],
+) -> list[int]:
+    """The tops (theta + 1..theta + :data:`MIDDLE_SPAN`, theta where the program refutes
+    target + 1) whose pencils stay at most ``target`` with the guide's values as split maxima.
+    The guide's values are counts of configurations, at most the true split maxima, so at any
+    other top no bound on them makes the pencils stay so."""
+    theta = optima.largest_below(target + 1)
+    if theta is None:
+        return []
+    most, most_below = _tables_for(properties, known_max, known_below)
+    hopeful = split_table(properties - 2, guide)
+    flat = deck_size(properties - 1)
+    tops = []
+    for top in range(theta + 1, min(theta + MIDDLE_SPAN, flat) + 1):
+        largest, _ = two_big_hyperplanes(properties, cards, top, most, most_below, floor=target,
+                                         cutoff=target, split_most=hopeful)  # fmt: skip
+        if largest <= target:
+            tops.append(top)
+    return tops
 
 
 def cover_middle_case(
@@ -1002,6 +1133,12 @@ def verify_split_bound(record: dict[str, Any]) -> bool:
     known_below = {int(k): int(v) for k, v in pencil["known_below"].items()}
     most, most_below = _tables_for(properties, known_max, known_below)
     bound = int(str(claim).split("<=")[1])
+    rows = record.get("split_maxima") or []
+    split_maxima = {(int(a), int(b), int(c)): int(v) for a, b, c, v in rows}
+    for split, value in split_maxima.items():  # each bound recomputed
+        if split_maximum_bound(properties - 2, split, most_below) > value:
+            return False
+    table = split_table(properties - 2, split_maxima) if split_maxima else None
     middle = record.get("middle") or []
     for entry in middle:
         t = entry.get("big")
@@ -1018,8 +1155,11 @@ def verify_split_bound(record: dict[str, Any]) -> bool:
             return False
     for t in range(theta + 1, top + 1):
         cases = [(e.get("forced") or [], e.get("ceiling")) for e in middle if e["big"] == t]
-        for quad in middle_types(properties, cards, t, most, most_below, bound):
+        quads = middle_types(properties, cards, t, most, most_below, bound, split_most=table)
+        for quad in quads:
             if not any(covers(f, quad, ceiling) for f, ceiling in cases):
                 return False
-    largest, _ = two_big_hyperplanes(properties, cards, top, most, most_below, floor=bound)
+    largest, _ = two_big_hyperplanes(
+        properties, cards, top, most, most_below, floor=bound, split_most=table
+    )
     return largest <= bound
