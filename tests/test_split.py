@@ -443,3 +443,24 @@ def test_covering_counts_classes():
     assert split_check._covers([[8, 6, 6], [8, 6, 6]], 8, tuple(sorted(quad)))
     assert not split_check._covers([[8, 6, 6], [8, 6, 6]], 7, tuple(sorted(quad)))
     assert not split_check._covers([[7, 7, 6], [7, 7, 6]], None, tuple(sorted(quad)))
+
+
+def test_split_maxima_in_a_record_are_recomputed_by_setlab_and_the_checker():
+    # A record may use bounds on split maxima; setlab and the standalone checker each recompute
+    # them (here 4 + 4 + 2 points of AG(3,3) in three parallel planes: 9 sets at most).
+    from setlab.bundle import split_certificate
+
+    record = prove_split_bound(4, 12, 15, TABLE_3, PLANE)
+    exact = int(exact_split_maxima(2)[4, 4, 2])
+    assert verify_split_bound({**record, "split_maxima": [[4, 4, 2, exact]]})
+    assert not verify_split_bound({**record, "split_maxima": [[4, 4, 2, exact - 1]]})
+    store = Store(":memory:")
+    proof = {"method": "split", "record": {**record, "split_maxima": [[4, 4, 2, exact]]}}
+    store.record_bound("maxsets", 4, 12, "max", 14, proof, "split")
+    certificate = split_certificate(store.get("maxsets", 4, 12))
+    entry = certificate["split_maxima"][0]
+    assert entry["split"] == [4, 4, 2] and entry["bound"] == exact
+    _, cited = _split_certificate(12, 14)
+    assert split_check.check_split(4, 12, 14, certificate, cited) == []
+    wrong = {**certificate, "split_maxima": [{**entry, "bound": exact - 1}]}
+    assert split_check.check_split(4, 12, 14, wrong, cited)

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from setlab.errors import SetlabError
 from setlab.extremal.heuristics import local_search
-from setlab.extremal.splitmax import split_maximum_bound
+from setlab.extremal.splitmax import part_orbits, split_maximum_bound
 
 LINE, PLANE = [0, 0, 0, 1], [0, 0, 0, 1, 1, 2, 3, 5, 8, 12]  # M_1(k), M_2(k)
 TABLE_3 = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12, 12, 13, 14, 16, 19, 23, 26, 30, 36, 41, 47, 54, 62, 71,
            81, 92, 104, 117]  # fmt: skip
+
+_PATH = Path(__file__).parents[1] / "src" / "setlab" / "proofcheck" / "split_check.py"
+_SPEC = importlib.util.spec_from_file_location("split_check", _PATH)
+split_check = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(split_check)  # standalone: loaded from its file, as the bundle runs it
 
 
 def exact_split_maxima(dimension: int) -> np.ndarray:
@@ -75,38 +82,76 @@ def test_bad_splits_are_refused(dimension, split, known):
 
 
 @pytest.mark.slow
-def test_twelve_split_maxima_close_m147(tmp_path):
-    # With the exhaustive bounds of twelve splits of AG(4,3) (the rest as today), the big-slice
-    # split proves M(147) <= 2425, the witness: the program with at most one class above 66
-    # refutes 2426, the pencils above 68 allow 2425 at most, and the middle case covers t = 67,
-    # 68. (Not yet a certificate: the solver and the bundle's checker do not use split maxima.)
-    from setlab.extremal.bounds import slice_program, solve_highs
-    from setlab.extremal.identities import degree_bound
-    from setlab.extremal.maxsets import Solver
-    from setlab.extremal.split import cover_middle_case, middle_types, two_big_hyperplanes
+def test_split_maxima_prove_m147_and_the_standalone_checker_agrees(tmp_path):
+    # M(147) = 2425 in AG(5,3): the split, guided to the hyperplanes worth an exhaustive split
+    # maximum, proves the witness's count; each split maximum it used is below M_4 of its size;
+    # the bundle's certificate passes the standalone checker, and one set fewer does not.
+    from setlab.bundle import split_certificate
+    from setlab.extremal.maxsets import GUIDE_CARDS, Solver
+    from setlab.extremal.split import split_upper_bound, two_big_hyperplanes
+    from setlab.extremal.splitmax import split_maxima_found
     from setlab.store import Store
 
     store = Store(tmp_path / "p4.sqlite")
     Solver(4, store).table()
     most4, most3 = Solver(4, store).known_max(4), Solver(3, store).known_max(3)
+    guide = split_maxima_found(3, GUIDE_CARDS)
+    bound, record = split_upper_bound(5, 147, most4, most3, 2425, 2429, guide)
+    assert bound == 2425 and record["split_maxima"]
+    assert all(v < most4[a + b + c] for a, b, c, v in record["split_maxima"])
     most, below = [most4[h] for h in range(82)], [most3[h] for h in range(28)]
-    splits = [
-        *((19, 10, 9), (20, 10, 9), (20, 19, 8), (20, 20, 8), (21, 20, 9), (21, 21, 9)),
-        *((22, 19, 9), (22, 20, 9), (22, 21, 9), (22, 22, 10), (23, 20, 9), (23, 22, 10)),
-    ]
-    table = np.full((28, 28, 28), 10**6, dtype=np.int64)
-    for split in splits:
-        bound = split_maximum_bound(3, split, below)
-        assert bound < most4[sum(split)]  # each is below M_4 of its size
-        for order in itertools.permutations(split):
-            table[order] = bound
-    program = slice_program(5, 147, 2426, degree_bound(5, 147), most4, big=66)
-    assert solve_highs(program)[0] == "infeasible"
-    pencils = two_big_hyperplanes(5, 147, 68, most, below, floor=2425, cutoff=2425,
-                                  split_most=table)  # fmt: skip
-    assert pencils[0] <= 2425
-    for t in (67, 68):
-        quads = middle_types(5, 147, t, most, below, 2425, split_most=table)
-        assert cover_middle_case(5, 147, 2426, most4, t, quads) is not None
-    plain = two_big_hyperplanes(5, 147, 68, most, below, floor=2425, cutoff=2425)
-    assert plain[0] > 2425  # without the split maxima the pencils above 68 pass 2425
+    top = record["pencil"]["theta"]
+    plain = two_big_hyperplanes(5, 147, top, most, below, floor=2425, cutoff=2425)
+    assert plain[0] > 2425  # without the split maxima the pencils above top pass 2425
+    store.record_bound("maxsets", 5, 147, "max", 2425, {"method": "split", "record": record},
+                       "split")  # fmt: skip
+    certificate = split_certificate(store.get("maxsets", 5, 147))
+    cited = {(4, k, "max"): v for k, v in most4.items()}
+    cited.update({(3, k, "max"): v for k, v in most3.items()})
+    assert split_check.check_split(5, 147, 2425, certificate, cited) == []
+    assert split_check.check_split(5, 147, 2424, certificate, cited)
+
+
+def test_the_affine_groups_of_the_standalone_checker_have_their_orders():
+    # |AGL(d,3)| = 3^d (3^d - 1)(3^d - 3)...(3^d - 3^(d-1))
+    assert len(split_check.affine_group(2)) == 9 * 8 * 6
+    group = split_check.affine_group(3)
+    assert len(group) == 27 * 26 * 24 * 18
+    assert (np.sort(group[::997], axis=1) == np.arange(27)).all()  # each a permutation
+
+
+def test_part_orbits_hit_every_orbit_of_ag23_once():
+    # orbits counted independently: the least image of every subset of AG(2,3) under the group
+    group = split_check.affine_group(2)
+    least: dict[int, set[int]] = {}
+    for mask in range(512):
+        points = [p for p in range(9) if mask >> p & 1]
+        images = (1 << group[:, points]).sum(axis=1) if points else np.zeros(1, dtype=int)
+        least.setdefault(len(points), set()).add(int(images.min()))
+    for size in range(10):
+        assert len(part_orbits(2, size)) == len(least[size])
+        assert split_check.check_split_maximum(
+            2, {"split": [size, 0, 0], "bound": 10**6, "orbits": part_orbits(2, size)}, PLANE, group
+        ) == []
+
+
+def test_the_standalone_checker_bounds_every_split_of_ag33_as_setlab_does():
+    exact = exact_split_maxima(2)
+    for split in itertools.combinations_with_replacement(range(9, -1, -1), 3):
+        orbits = part_orbits(2, split[0])
+        theirs = split_check.split_maximum(2, split, orbits, PLANE[split[2]])
+        assert theirs >= exact[split]
+        assert theirs == split_maximum_bound(2, split, PLANE)
+
+
+def test_the_standalone_checker_refuses_a_wrong_split_maximum():
+    group = split_check.affine_group(3)
+    orbits = part_orbits(3, 21)
+    entry = {"split": [21, 21, 9], "bound": 287, "orbits": orbits}
+    assert split_check.check_split_maximum(3, entry, TABLE_3, group) == []
+    assert split_check.check_split_maximum(3, {**entry, "bound": 286}, TABLE_3, group)
+    assert split_check.check_split_maximum(3, {**entry, "orbits": orbits[1:]}, TABLE_3, group)
+    twice = [*orbits[:-1], orbits[0]]  # one orbit twice, one missing
+    assert split_check.check_split_maximum(3, {**entry, "orbits": twice}, TABLE_3, group)
+    short = [*orbits[:-1], orbits[-1][:-1]]
+    assert split_check.check_split_maximum(3, {**entry, "orbits": short}, TABLE_3, group)

@@ -107,7 +107,9 @@ def split_certificate(result: Result) -> dict[str, Any] | None:
     pencils' theta, and the certificates of the middle case's programs (big = t and forced
     class types), or None when a program has none within the node budget. The checker
     (``split_check.py``) redoes the pencils' case and the middle case's enumeration itself, so
-    only the pencils' largest bound goes along, for information.
+    only the pencils' largest bound goes along, for information. The split maxima the pencils
+    used go along with one subset of each affine orbit of their largest part (the checker
+    verifies the orbits and recomputes each bound).
 
     Examples
     --------
@@ -122,6 +124,7 @@ def split_certificate(result: Result) -> dict[str, Any] | None:
     (8, 8, 'farkas')
     """
     from setlab.extremal.farkas import record_certificate  # SciPy: only for program proofs
+    from setlab.extremal.splitmax import part_orbits
 
     record = (result.proof or {}).get("record") or {}
     program = record_certificate(record.get("program") or {})
@@ -129,11 +132,17 @@ def split_certificate(result: Result) -> dict[str, Any] | None:
     if program is None or None in middle:
         return None
     pencil = record.get("pencil") or {}
+    dimension = int(record.get("properties", 0)) - 2
+    split_maxima = [
+        {"split": [a, b, c], "bound": v, "orbits": part_orbits(dimension, max(a, b, c))}
+        for a, b, c, v in record.get("split_maxima") or []
+    ]
     return {
         "theta": record["theta"],
         "program": program,
         "pencil": {"theta": pencil.get("theta", record["theta"]), "largest": pencil.get("largest")},
         "middle": middle,
+        "split_maxima": split_maxima,
     }
 
 

@@ -51,17 +51,39 @@ theta+1..top, must be ruled out so.
 
 M_{P-1}, M_{P-2}: the cited proven maxima, else the degree bound (a point of k lies on at most
 floor((k-1)/2) lines; and the complement identity with an empty complement).
+
+Split maxima. A hyperplane l of a pencil is an AG(P-1,3) cut by its three cells into three
+parallel (P-2)-flats; with a, b, c points in them it holds at most S(a, b, c) lines, the split
+maximum. Where the certificate lists "split_maxima" (a split, a bound and a list of subsets),
+each bound is re-derived here and then taken as one more bound on M_{P-1}(h_l) above. Read the
+three flats as A, B, C in AG(d,3), d = P - 2. A line of the hyperplane lies in one flat or
+meets the three in p, q, z with p + q + z = 0, so the lines number
+
+  I(A) + I(B) + I(C) + sum over z in C of r(z),   r(z) = #{(p, q) in A x B : p + q + z = 0},
+
+at most I(A) + I(B) + M_d(c) + (the c largest values of r). The affine maps p -> Mp + u,
+q -> Mq + v, z -> Mz - u - v keep every term, so A runs over one subset of each orbit of the
+affine group AGL(d,3) on a-subsets (the certificate's list: checked to hit each orbit once,
+the orbit sizes |G| / |stabiliser| adding up to C(3^d, a), with G enumerated here as all
+invertible matrices and translations) and B over every b-subset.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import itertools
+from math import comb
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["check_split", "largest_pencil_bound", "middle_quadruples"]
+__all__ = [
+    "check_split",
+    "check_split_maximum",
+    "largest_pencil_bound",
+    "middle_quadruples",
+    "split_maximum",
+]
 
 
 def _plane_lines() -> np.ndarray:
@@ -86,8 +108,11 @@ def _across(a: np.ndarray, b: np.ndarray, c: np.ndarray, flat: int) -> np.ndarra
     return best
 
 
-def _bounds(cells: np.ndarray, most: np.ndarray, below: np.ndarray, p: int) -> np.ndarray:
-    """The bound above for each row of ``cells`` (K, 9)."""
+def _bounds(
+    cells: np.ndarray, most: np.ndarray, below: np.ndarray, p: int, split: np.ndarray | None
+) -> np.ndarray:
+    """The bound above for each row of ``cells`` (K, 9); ``split[a, b, c]`` bounds a hyperplane
+    with cells of a, b, c points (None: no split maxima)."""
     lines = PLANE
     sizes = cells[:, lines].sum(axis=2)  # (K, 12)
     parts = cells[:, lines]  # (K, 12, 3)
@@ -96,7 +121,11 @@ def _bounds(cells: np.ndarray, most: np.ndarray, below: np.ndarray, p: int) -> n
     best = below[cells].sum(axis=1) + across.sum(axis=1)
     for k in range(4):
         mine = slice(3 * k, 3 * k + 3)
-        within = np.minimum(most[sizes[:, mine]], inside[:, mine] + across[:, mine]).sum(axis=1)
+        hyperplane = np.minimum(most[sizes[:, mine]], inside[:, mine] + across[:, mine])
+        if split is not None:
+            own = parts[:, mine]
+            hyperplane = np.minimum(hyperplane, split[own[..., 0], own[..., 1], own[..., 2]])
+        within = hyperplane.sum(axis=1)
         rest = across.sum(axis=1) - across[:, mine].sum(axis=1)
         h = sizes[:, mine]
         crossing = _across(h[:, 0], h[:, 1], h[:, 2], 3 ** (p - 1))
@@ -124,7 +153,8 @@ def _margins(p: int, n: int, first: range, most: np.ndarray, value: int) -> list
     return out
 
 
-def _patterns(p: int, rows: tuple, cols: tuple, most: np.ndarray, below: np.ndarray, value: int):
+def _patterns(p: int, rows: tuple, cols: tuple, most: np.ndarray, below: np.ndarray, value: int,
+              split: np.ndarray | None = None):  # fmt: skip
     """(cells, bounds): every pattern with rows and columns of the given sizes whose bound
     exceeds ``value``, all at once (cells in [0, 3^(P-2)], rows and columns adding up)."""
     top = 3 ** (p - 2)
@@ -152,13 +182,14 @@ def _patterns(p: int, rows: tuple, cols: tuple, most: np.ndarray, below: np.ndar
     parts = cells[:, PLANE]
     simple += _across(parts[..., 0], parts[..., 1], parts[..., 2], top).sum(axis=1)
     cells = cells[simple > value]
-    bound = _bounds(cells, most, below, p)
+    bound = _bounds(cells, most, below, p, split)
     return cells[bound > value], bound[bound > value]
 
 
 def largest_pencil_bound(
-    p: int, n: int, theta: int, most: list[int], below: list[int], value: int
-) -> tuple[int, list[int] | None]:
+    p: int, n: int, theta: int, most: list[int], below: list[int], value: int,
+    split: np.ndarray | None = None,
+) -> tuple[int, list[int] | None]:  # fmt: skip
     """The largest bound of case (2) over the patterns whose bound exceeds ``value``, or
     (value, None) when none does: margins by their caps, then every pattern of a margin pair
     at once (the transpose of a pattern has the same bound, so row margins >= column margins)."""
@@ -167,7 +198,7 @@ def largest_pencil_bound(
     worst, where = value, None
     for x, rows in enumerate(margins):
         for cols in margins[: x + 1]:
-            cells, bound = _patterns(p, rows, cols, most_a, below_a, worst)
+            cells, bound = _patterns(p, rows, cols, most_a, below_a, worst, split)
             if len(bound):
                 i = int(np.argmax(bound))
                 worst, where = int(bound[i]), cells[i].tolist()
@@ -175,8 +206,9 @@ def largest_pencil_bound(
 
 
 def middle_quadruples(
-    p: int, n: int, t: int, most: list[int], below: list[int], value: int
-) -> set[tuple]:
+    p: int, n: int, t: int, most: list[int], below: list[int], value: int,
+    split: np.ndarray | None = None,
+) -> set[tuple]:  # fmt: skip
     """The class types of the patterns of case (3) at t whose bound exceeds ``value``: row 0
     (>= t points) the largest row, column 0 (exactly t) the largest column, no diagonal
     hyperplane above t. Each as a sorted tuple of four sorted types (a multiset)."""
@@ -189,13 +221,114 @@ def middle_quadruples(
     out: set[tuple] = set()
     for r in rows:
         for c in cols:
-            cells, _ = _patterns(p, r, c, most_a, below_a, value)
+            cells, _ = _patterns(p, r, c, most_a, below_a, value, split)
             sizes = cells[:, PLANE].sum(axis=2)  # (K, 12): class k is lines 3k..3k+2
             sizes = sizes[sizes[:, 6:].max(axis=1) <= t]  # the diagonal classes
             types = -np.sort(-sizes.reshape(-1, 4, 3), axis=2)
             for quad in np.unique(types, axis=0):
                 out.add(tuple(sorted(tuple(int(v) for v in k) for k in quad)))
     return out
+
+
+def _points(d: int) -> np.ndarray:
+    """(3^d, d): point i of AG(d,3) has the base-3 digits of i, first digit first."""
+    return np.array(list(itertools.product(range(3), repeat=d)), dtype=np.int64)
+
+
+def _index(vectors: np.ndarray) -> np.ndarray:
+    """The numbers of points given by their coordinates (last axis), reduced mod 3."""
+    d = vectors.shape[-1]
+    return (vectors % 3) @ (3 ** np.arange(d - 1, -1, -1))
+
+
+def affine_group(d: int) -> np.ndarray:
+    """(|AGL(d,3)|, 3^d): the images of the points under every map x -> Mx + u, M invertible
+    (those whose images of the 3^d points are all distinct)."""
+    points = _points(d)
+    matrices = np.array(list(itertools.product(range(3), repeat=d * d))).reshape(-1, d, d)
+    images = _index(np.einsum("mij,pj->mpi", matrices, points))  # (3^(d d), 3^d)
+    ordered = np.sort(images, axis=1)
+    linear = images[(ordered == np.arange(3**d)).all(axis=1)]
+    # then a translation: the image of Mx + u is point (Mx) shifted by u
+    shift = _index(points[:, None, :] + points[None, :, :])  # shift[x, u] = x + u
+    return shift[linear[:, None, :], np.arange(3**d)[None, :, None]].reshape(-1, 3**d)
+
+
+def _lines(d: int) -> np.ndarray:
+    """(L, 3): the lines of AG(d,3), each {p, q, -(p + q)} once."""
+    points = _points(d)
+    third = _index(-(points[:, None, :] + points[None, :, :]))
+    return np.array([(p, q, int(third[p, q])) for p in range(3**d) for q in range(p + 1, 3**d)
+                     if q < third[p, q]])  # fmt: skip
+
+
+def _orbits_cover(d: int, size: int, subsets: list, group: np.ndarray) -> str | None:
+    """None when ``subsets`` holds one ``size``-subset of each AGL(d,3)-orbit, else why not."""
+    seen, total = set(), 0
+    for subset in subsets:
+        if not isinstance(subset, list) or len(set(subset)) != size or not all(
+            isinstance(x, int) and 0 <= x < 3**d for x in subset
+        ):
+            return f"{subset} is not a {size}-subset of AG({d},3)"
+        masks = (np.int64(1) << group[:, subset].astype(np.int64)).sum(axis=1)
+        mine = int((np.int64(1) << np.array(subset, dtype=np.int64)).sum())
+        least = int(masks.min())
+        if least in seen:
+            return f"two of the subsets lie in one orbit ({subset})"
+        seen.add(least)
+        total += len(group) // int((masks == mine).sum())  # |orbit| = |G| / |stabiliser|
+    if total != comb(3**d, size):
+        return f"the orbits of the subsets hold {total} of the {comb(3**d, size)} {size}-subsets"
+    return None
+
+
+def split_maximum(d: int, split: tuple, subsets: list, most_c: int) -> int:
+    """max over A in ``subsets``, B every b-subset, of I(A) + I(B) + most_c + (the c largest
+    r(z)): the module docstring's bound on S(a, b, c), a >= b >= c the sorted split."""
+    b, c = sorted(split, reverse=True)[1:]
+    size, lines = 3**d, _lines(d)
+    points = _points(d)
+    third = _index(-(points[:, None, :] + points[None, :, :]))  # third[p, q] = -(p + q)
+    best = None
+    count = comb(size, b)
+    every = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(size), b)),
+                        dtype=np.int64, count=count * b).reshape(count, b)  # fmt: skip
+    for start in range(0, len(every), 1 << 18):
+        chunk = every[start : start + (1 << 18)]
+        member = np.zeros((len(chunk), size), dtype=np.float32)
+        np.put_along_axis(member, chunk, 1.0, axis=1)
+        inside = member[:, lines].prod(axis=2).sum(axis=1)  # I(B)
+        for subset in subsets:
+            ones = np.zeros(size, dtype=np.int64)
+            ones[subset] = 1
+            own = int(ones[lines].prod(axis=1).sum())  # I(A)
+            pairs = np.zeros((size, size), dtype=np.float32)  # pairs[q, z]: p in A, p + q + z = 0
+            for p in subset:
+                pairs[np.arange(size), third[p]] += 1
+            r = member @ pairs
+            top = np.sort(r, axis=1)[:, size - c :].sum(axis=1) if c else np.zeros(len(r))
+            value = own + int((inside + top).max()) + most_c
+            best = value if best is None else max(best, value)
+    return int(best)
+
+
+def check_split_maximum(d: int, entry: dict, below: list[int], group: np.ndarray) -> list[str]:
+    """Errors checking one entry {"split": [a, b, c], "bound": v, "orbits": subsets} of a
+    certificate's "split_maxima": the subsets hit every orbit of a-subsets once and the bound
+    computed from them is at most v."""
+    split, value, subsets = entry.get("split"), entry.get("bound"), entry.get("orbits")
+    if not (isinstance(split, list) and len(split) == 3 and isinstance(value, int)
+            and all(isinstance(x, int) and 0 <= x <= 3**d for x in split)
+            and isinstance(subsets, list)):  # fmt: skip
+        return [f"a split maximum needs a split of three parts of AG({d},3) and a bound"]
+    a, _, c = sorted(split, reverse=True)
+    why = _orbits_cover(d, a, subsets, group)
+    if why is not None:
+        return [f"S{tuple(split)}: {why}"]
+    found = split_maximum(d, tuple(split), subsets, below[c])
+    if found > value:
+        return [f"S{tuple(split)} is bounded by {found} here, not {value}"]
+    return []
 
 
 def _load_farkas():
@@ -228,8 +361,9 @@ def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> l
 
     ``certificate`` = {"theta": theta, "program": a certificate for farkas_check with "big"
     theta, "pencil": {"theta": top}, "middle": [certificates with "big" t and "forced"
-    types]} (no "pencil" theta: top = theta, no middle case); ``cited`` maps (P', k, "max") to
-    proven values (P' = P - 1, P - 2 are used).
+    types], "split_maxima": [{"split", "bound", "orbits"}]} (no "pencil" theta: top = theta,
+    no middle case; no split maxima: none used); ``cited`` maps (P', k, "max") to proven values
+    (P' = P - 1, P - 2 are used).
     """
     name = f"max({p},{n}) = {value}"
     theta = certificate.get("theta") if isinstance(certificate, dict) else None
@@ -264,11 +398,29 @@ def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> l
         forced.setdefault(t, []).append((types, ceiling))
     if errors:
         return errors
+    split = None
+    entries = certificate.get("split_maxima") or []
+    if entries:
+        if p - 2 > 3 or not isinstance(entries, list):
+            return [f"{name}: split maxima are checked for hyperplanes of AG(2..4,3)"]
+        group = affine_group(p - 2)
+        side = 3 ** (p - 2) + 1
+        split = np.full((side, side, side), 10**9, dtype=np.int64)
+        for entry in entries:
+            found = ["a split maximum is a mapping"]
+            if isinstance(entry, dict):
+                found = check_split_maximum(p - 2, entry, below, group)
+            errors += [f"{name}: {e}" for e in found]
+            if not found:
+                for order in itertools.permutations(entry["split"]):
+                    split[order] = min(split[order], entry["bound"])
+    if errors:
+        return errors
     for t in range(theta + 1, top + 1):
-        for quad in sorted(middle_quadruples(p, n, t, most, below, value)):
+        for quad in sorted(middle_quadruples(p, n, t, most, below, value, split)):
             if not any(_covers(f, ceiling, quad) for f, ceiling in forced.get(t, [])):
                 errors.append(f"{name}: no program of t = {t} covers the pencil types {quad}")
-    worst, where = largest_pencil_bound(p, n, top, most, below, value)
+    worst, where = largest_pencil_bound(p, n, top, most, below, value, split)
     if where is not None:
         errors.append(f"{name}: two hyperplanes above {top} allow {worst} sets (cells {where})")
     return errors
