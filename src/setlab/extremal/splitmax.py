@@ -94,50 +94,56 @@ def _lines_in(mask, line_table):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _subsets(size, k, count, line_table):  # pragma: no cover - compiled
-    # Every k-subset of range(size) as a bit mask, in increasing order (Gosper's next mask with
-    # the same number of bits), and the lines inside each.
-    masks = np.empty(count, np.int64)
+def _subset_points(size, k, count, line_table):  # pragma: no cover - compiled
+    # Every k-subset of range(size), in increasing order of its bit mask (Gosper's next mask
+    # with the same number of bits): its points, increasing, and the lines inside it.
+    points = np.empty((count, k), np.int64)
     inside = np.empty(count, np.int64)
     mask = (1 << k) - 1
     for i in range(count):
-        masks[i] = mask
         inside[i] = _lines_in(mask, line_table)
+        t = 0
+        for q in range(size):
+            if (mask >> q) & 1:
+                points[i, t] = q
+                t += 1
         if k == 0:
             break
         low = mask & -mask
         high = mask + low
         mask = (((high ^ mask) >> 2) // low) | high
-    return masks, inside
+    return points, inside
 
 
 @nb.njit(cache=True)
-def _largest(firsts, seconds, second_sets, neg, line_table, tau_a, tau_b, sigma, c, most_c):
+def _best_second(first, seconds, second_sets, neg, own, tau_b, sigma, c, most_c):
     # pragma: no cover - compiled
-    # max over X in firsts (rows of points), Y in seconds (bit masks) of
-    # tau_a I(X) + tau_b I(Y) + most_c + (the c largest of sigma r), r(z) = #{p + q + z = 0}
-    size = neg.shape[0]
+    # max over Y in seconds (rows of points) of own + tau_b I(Y) + most_c + (the c largest of
+    # sigma r), r(z) = #{(p, q) in X x Y : p + q + z = 0}. r lies in 0..|X|, so the c largest
+    # come from how many z take each value (the largest r for sigma = 1, the smallest for -1).
+    size, x = neg.shape[0], first.shape[0]
     best = -(10**9)
     r = np.zeros(size, np.int64)
-    for i in range(firsts.shape[0]):
-        first = firsts[i]
-        mask = 0
+    counts = np.zeros(x + 1, np.int64)
+    step = -1 if sigma > 0 else 1
+    for j in range(seconds.shape[0]):
+        r[:] = 0
         for p in first:
-            mask |= 1 << p
-        own = tau_a * _lines_in(mask, line_table)
-        for j in range(seconds.shape[0]):
-            second = seconds[j]
-            r[:] = 0
-            for p in first:
-                for q in range(size):
-                    if (second >> q) & 1:
-                        r[neg[p, q]] += sigma
-            ordered = np.sort(r)
-            value = own + tau_b * second_sets[j] + most_c
-            for k in range(c):
-                value += ordered[size - 1 - k]
-            if value > best:
-                best = value
+            row = neg[p]
+            for t in range(seconds.shape[1]):
+                r[row[seconds[j, t]]] += 1
+        counts[:] = 0
+        for z in range(size):
+            counts[r[z]] += 1
+        left, total, value = c, 0, x if sigma > 0 else 0
+        while left > 0:
+            take = min(counts[value], left)
+            total += take * value
+            left -= take
+            value += step
+        found = own + tau_b * second_sets[j] + most_c + sigma * total
+        if found > best:
+            best = found
     return best
 
 
@@ -196,13 +202,14 @@ def split_maximum_bound(dimension: int, split: Sequence[int], known_max: Sequenc
         else np.zeros((1, 0), np.int64)
     )
     line_table = lines(dimension).astype(np.int64).reshape(-1, 3)
-    seconds, second_sets = _subsets(size, y, comb(size, y), line_table)
+    seconds, second_sets = _subset_points(size, y, comb(size, y), line_table)
     neg = _negation(dimension)
     best = -(10**9)
     for first in firsts:  # one orbit of X at a time: a Ctrl-C is answered between them
+        own = tau_a * _lines_in(int(sum(1 << int(p) for p in first)), line_table)
         with interrupts_held():
-            value = _largest(first[None, :], seconds, second_sets, neg, line_table,
-                             tau_a, tau_b, sigma, c, int(known_max[c]))  # fmt: skip
+            value = _best_second(first, seconds, second_sets, neg, own, tau_b, sigma, c,
+                                 int(known_max[c]))  # fmt: skip
         best = max(best, int(value))
     return constant + best
 
