@@ -42,6 +42,7 @@ from another pencil): the two cases meet exactly at the witness. The middle case
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -741,10 +742,8 @@ def split_upper_bound(
     the forced programs for t between them. Last, with a ``guide`` (split maxima annealing
     found, :func:`~setlab.extremal.splitmax.split_maxima_found`), the same one set at a time
     with exhaustive bounds on the split maxima of the hyperplanes that stop the pencils
-    (:func:`_sharpened_split`), where the guide says the witness's count itself may be proven
-    so: those bounds take minutes each, and an n whose bound can only come down part of the
-    way is left to the steps before. Returns (upper, None) when the split proves nothing below
-    ``upper``.
+    (:func:`_sharpened_split`), computed only where the guide says they may prove one set
+    fewer. Returns (upper, None) when the split proves nothing below ``upper``.
 
     Examples
     --------
@@ -791,11 +790,7 @@ def split_upper_bound(
             break
         best, record = best - 1, attempt
     exhaustive: dict[tuple[int, int, int], int] = {}  # split maxima bounded so far, for all steps
-    if guide is None or best == lower or properties - 2 > 3:
-        return best, record
-    if not _hopeful_tops(properties, cards, lower, known_max, known_below, optima, guide):
-        return best, record  # even the guide's split maxima leave the witness unproven
-    while best > lower:
+    while guide is not None and best > lower and properties - 2 <= 3:
         attempt = _sharpened_split(
             properties, cards, best - 1, known_max, known_below, optima, guide, exhaustive
         )
@@ -988,10 +983,8 @@ def _sharpened_split(
             if not new or len(exhaustive) + len(new) > SHARPEN_LIMIT:
                 break
             for split in new:
-                try:
-                    exhaustive[split] = split_maximum_bound(properties - 2, split, most_below)
-                except SetlabError:  # too large a search: the split keeps its other bounds
-                    exhaustive[split] = int(base[split])
+                found = _split_maximum(properties - 2, split, tuple(most_below))
+                exhaustive[split] = int(base[split]) if found is None else found
         if largest <= target:
             useful = {s: v for s, v in exhaustive.items() if v < base[s]}
             record = _record(properties, cards, target + 1, known_max, known_below, theta,
@@ -999,6 +992,19 @@ def _sharpened_split(
             if record is not None:
                 return record
     return None
+
+
+@functools.cache
+def _split_maximum(
+    dimension: int, split: tuple[int, int, int], most: tuple[int, ...]
+) -> int | None:
+    """:func:`~setlab.extremal.splitmax.split_maximum_bound`, remembered by the process (a pool
+    worker runs many n, and neighbouring n meet the same splits); None for a split too large to
+    search (it keeps its other bounds)."""
+    try:
+        return split_maximum_bound(dimension, split, most)
+    except SetlabError:
+        return None
 
 
 def _hopeful_tops(
@@ -1136,7 +1142,8 @@ def verify_split_bound(record: dict[str, Any]) -> bool:
     rows = record.get("split_maxima") or []
     split_maxima = {(int(a), int(b), int(c)): int(v) for a, b, c, v in rows}
     for split, value in split_maxima.items():  # each bound recomputed
-        if split_maximum_bound(properties - 2, split, most_below) > value:
+        found = _split_maximum(properties - 2, split, tuple(most_below))
+        if found is None or found > value:
             return False
     table = split_table(properties - 2, split_maxima) if split_maxima else None
     middle = record.get("middle") or []
