@@ -277,17 +277,23 @@ def _quiet_stdout() -> Iterator[None]:
         os.close(saved)
 
 
-def solve_highs(program: SliceProgram, sense: int = 0) -> tuple[str, int | None, float]:
+def solve_highs(
+    program: SliceProgram, sense: int = 0, relaxed: bool = False
+) -> tuple[str, int | None, float]:
     """Solve with HiGHS (through scipy.optimize.milp): (status, L found, seconds).
 
     ``sense`` 1 maximizes L, -1 minimizes it, 0 only decides feasibility. Status is one of
     "infeasible", "feasible", "optimal" (when optimizing L), "unknown". HiGHS
     is reached through scipy because the ``highspy`` and ``ortools`` wheels export clashing
-    HiGHS symbols and cannot be loaded in one process.
+    HiGHS symbols and cannot be loaded in one process. ``relaxed`` solves the LP relaxation
+    (every variable continuous; L is then not rounded): where it is infeasible, one set of
+    Farkas multipliers refutes the program, a certificate without branching.
 
     Examples
     --------
     >>> solve_highs(slice_program(4, 10, 13, 15, {9: 12}))[0]
+    'infeasible'
+    >>> solve_highs(slice_program(4, 10, 13, 15, {9: 12}), relaxed=True)[0]
     'infeasible'
     """
     start = time.perf_counter()
@@ -304,7 +310,7 @@ def solve_highs(program: SliceProgram, sense: int = 0) -> tuple[str, int | None,
         result = milp(
             cost,
             constraints=LinearConstraint(matrix, row_low, row_high),
-            integrality=np.ones(width),
+            integrality=np.zeros(width) if relaxed else np.ones(width),
             bounds=Bounds(
                 [lo for _, lo, _ in program.variables], [hi for _, _, hi in program.variables]
             ),
