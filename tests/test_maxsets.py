@@ -329,7 +329,7 @@ def test_the_whole_p4_table_is_proven_and_every_proof_reruns(tmp_path):
 
 @pytest.mark.slow
 def test_the_whole_p5_table_says_only_what_its_bundle_proves(tmp_path):
-    """AG(5,3) from an empty store (about 40 min on 2 cores). The largest cap has 45 points (Edel,
+    """AG(5,3) from an empty store (about an hour on 2 cores). The largest cap has 45 points (Edel,
     Ferret, Landjev and Storme 2002), so m(n) = 0 exactly up to n = 45; every row obeys the
     complement identity; a proven value is its bound and an open one lies strictly below it;
     and the standalone checker passes every value of the P = 5 bundle."""
@@ -340,6 +340,8 @@ def test_the_whole_p5_table_says_only_what_its_bundle_proves(tmp_path):
     assert all(row["min"] == 0 and row["min_proven"] for row in rows[:46])
     assert rows[46]["min_bound"] >= 1  # no 46-cap
     assert rows[144]["max_proven"]  # the split's middle case: its certificate is checked below
+    assert rows[147]["max"] == 2425 and rows[147]["max_proven"]  # with split maxima
+    assert rows[96]["min_proven"]  # m(96) by the complement identity from M(147)
     for n, row in enumerate(rows):
         if row["max_proven"] and rows[243 - n]["min_proven"]:
             assert row["max"] + rows[243 - n]["min"] == complement_sum(5, n)
