@@ -1,5 +1,6 @@
-"""Measured, NOT a proof: what the big-slice split would prove for the open M(147..160) of
-AG(5,3) if it knew the split maxima of AG(4,3).
+"""What the big-slice split proves for the open M(147..160) of AG(5,3) with split maxima of
+AG(4,3): exhaustive bounds at n = 147 (what the P = 5 table now certifies), annealed values as a
+target beyond.
 
 The split bounds each hyperplane of a pencil by M_4 of its size and by its three cells' own
 bound (M_3 of each cell plus the across bound of the three). A hyperplane with cells of a, b and
@@ -11,7 +12,8 @@ cells 21 + 21 + 9; M_4(51) = 289, but such a hyperplane holds 287 at the most an
 
 This script
 1. anneals S(a, b, c) for every a + b + c >= 30 with the search kept in the three cells
-   (``local_search(4, n, cells=(a, b, c))``): lower bounds on the true split maxima;
+   (:func:`~setlab.extremal.splitmax.split_maxima_found`, the table's guide): lower bounds on
+   the true split maxima;
 2. bounds the 12 splits that n = 147 needs by the exhaustive search of
    :mod:`setlab.extremal.splitmax` and runs the middle case at 2425 with those alone;
 3. for each n asked, finds by bisection the least U the split proves, the way
@@ -20,9 +22,9 @@ This script
    as setlab runs it today (the baseline, same run), then with the annealed S as ``split_most``.
 
 Since the annealed values are lower bounds on the split maxima, the figure of step 3 is what the
-split could reach at best with exact split maxima: a target. Step 2 is a computation, not yet a
-certificate: the solver does not use split maxima, and the bundle's checker does not re-derive
-them, so the table keeps both bounds of M(147).
+split could reach at best with exact split maxima: a target. Step 2 is the computation the P = 5
+table runs for n = 147 (``split_upper_bound`` with the guide finds the same twelve splits), where
+it is certified: the bundle's checker re-derives each split maximum.
 
     python benchmarks/p5_split_maxima.py [--store STORE] [n ...]     (default n = 147)
 
@@ -33,20 +35,16 @@ numbers: docs/bounds.md, "Split maxima".
 from __future__ import annotations
 
 import argparse
-import itertools
 import resource
 import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 from setlab.extremal.bounds import slice_program, solve_highs
-from setlab.extremal.heuristics import local_search
 from setlab.extremal.identities import degree_bound
-from setlab.extremal.maxsets import Solver
+from setlab.extremal.maxsets import GUIDE_CARDS, Solver
 from setlab.extremal.split import cover_middle_case, middle_types, two_big_hyperplanes
-from setlab.extremal.splitmax import split_maximum_bound
+from setlab.extremal.splitmax import split_maxima_found, split_maximum_bound, split_table
 from setlab.store import Store
 
 # The splits whose sharper bounds the middle case at n = 147 needs (found by adding, pattern by
@@ -62,21 +60,6 @@ WITNESS = dict(zip(range(147, 161), (2425, 2461, 2498, 2536, 2575, 2615, 2656, 2
                                      2799, 2852, 2906, 2961, 3017), strict=True))  # fmt: skip
 TODAY = dict(zip(range(147, 161), (2429, 2469, 2507, 2549, 2589, 2633, 2679, 2723, 2769, 2818,
                                    2867, 2919, 2973, 3027), strict=True))  # fmt: skip
-
-
-def annealed_split_maxima(smallest: int = 30) -> np.ndarray:
-    """S[a, b, c]: the most sets annealing finds among a + b + c points of AG(4,3) with a, b, c
-    of them in the 3-flats x_0 = 0, 1, 2 (every order), for a + b + c >= smallest; elsewhere a
-    value no hyperplane reaches, so the split's own bounds stand there."""
-    table = np.full((28, 28, 28), 10**6, dtype=np.int64)
-    for split in itertools.combinations_with_replacement(range(28), 3):
-        if sum(split) < smallest:
-            continue
-        found = local_search(4, sum(split), seconds=None, restarts=3, iterations=30_000,
-                             seed=sum(split), cells=split)  # fmt: skip
-        for order in itertools.permutations(split):
-            table[order] = found.sets
-    return table
 
 
 def program_theta(n: int, bound: int, known_max: dict[int, int]) -> int | None:
@@ -142,17 +125,16 @@ def main() -> None:
             most4, most3 = Solver(4, store).known_max(4), Solver(3, store).known_max(3)
         known = ([most4[h] for h in range(82)], [most3[h] for h in range(28)], most4)
         started = time.perf_counter()
-        split_most = annealed_split_maxima()
+        split_most = split_table(3, split_maxima_found(3, GUIDE_CARDS))
         seconds = time.perf_counter() - started
         print(f"annealed split maxima of AG(4,3), a + b + c >= 30: {seconds:.0f} s; "
               f"S(21, 21, 9) = {split_most[21, 21, 9]} (M_4(51) = {most4[51]})")  # fmt: skip
         started = time.perf_counter()
-        exhaustive = np.full((28, 28, 28), 10**6, dtype=np.int64)
+        bounds = {}
         for split in NEEDED_147:
-            value = split_maximum_bound(3, split, [most3[k] for k in range(28)])
-            for order in itertools.permutations(split):
-                exhaustive[order] = value
-            print(f"  S{split} <= {value} (exhaustive), annealed {split_most[split]}")
+            bounds[split] = split_maximum_bound(3, split, [most3[k] for k in range(28)])
+            print(f"  S{split} <= {bounds[split]} (exhaustive), annealed {split_most[split]}")
+        exhaustive = split_table(3, bounds)
         seconds = time.perf_counter() - started
         ok, why = proves(147, WITNESS[147], known, exhaustive)
         print(
