@@ -1,5 +1,5 @@
 """What the big-slice split proves for the open M(147..160) of AG(5,3) with split maxima of
-AG(4,3): exhaustive bounds at n = 147 (what the P = 5 table now certifies), annealed values as a
+AG(4,3): exhaustive bounds at n = 147 (what the P = 5 table now proves), annealed values as a
 target beyond.
 
 The split bounds each hyperplane of a pencil by M_4 of its size and by its three cells' own
@@ -24,7 +24,8 @@ This script
 Since the annealed values are lower bounds on the split maxima, the figure of step 3 is what the
 split could reach at best with exact split maxima: a target. Step 2 is the computation the P = 5
 table runs for n = 147 (``split_upper_bound`` with the guide finds the same twelve splits), where
-it is certified: the bundle's checker re-derives each split maximum.
+its record lists them and the bundle's checker re-derives each (the bundle certificate of its
+forced programs is not built yet: docs/bounds.md).
 
     python benchmarks/p5_split_maxima.py [--store STORE] [n ...]     (default n = 147)
 
