@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import linprog
+from scipy.sparse import lil_matrix
 
 from setlab.cards import deck_size
 from setlab.errors import SetlabError
@@ -165,52 +166,137 @@ def _leaf(program: SliceProgram, box: list[tuple[int, int]]) -> dict[int, Fracti
     return None
 
 
-def _lp_point(program: SliceProgram, box: list[tuple[int, int]]) -> np.ndarray | None:
-    """A point of the LP relaxation over ``box`` (a vertex, by HiGHS), or None."""
-    width = len(program.variables)
-    upper_rows, upper_rhs = [], []
-    for coefficients, low, high in program.rows:
-        row = np.zeros(width)
+class _Relaxation:
+    """The LP relaxation of a program, pushed toward the range of L it must refute.
+
+    Branching needs a fractional point to cut off, and not any point: the one that comes nearest
+    to the range. For "max" (the range [low, degree bound]) the relaxation maximises L with L's
+    lower bound dropped, for "min" it minimises L with the upper bound dropped. A box is closed
+    when that optimum falls outside the range (or the box has no real point): then the LP over
+    the box with the range restored is infeasible and :func:`_leaf` finds its multipliers. This
+    is branch and bound with L as the objective; a feasibility LP returns an arbitrary vertex and
+    its trees were 10 to 70 times larger (M(147) of AG(5,3): 1,374 leaves against 18).
+    """
+
+    def __init__(self, program: SliceProgram, sense: str) -> None:
+        width = len(program.variables)
+        upper: list[tuple[list[tuple[int, int]], int]] = []
+        equal: list[tuple[list[tuple[int, int]], int]] = []
+        for coefficients, low, high in program.rows:  # the senses of _sense
+            if low is not None and low == high:
+                equal.append((list(coefficients), low))
+            elif high is not None:
+                upper.append((list(coefficients), high))
+            elif low is not None:  # a >= row, negated
+                upper.append(([(i, -a) for i, a in coefficients], -low))
+        self.upper, self.upper_rhs = _sparse(upper, width)
+        self.equal, self.equal_rhs = _sparse(equal, width)
+        self.maximise = sense == "max"
+        self.low, self.high = program.variables[0][1], program.variables[0][2]  # L is column 0
+        self.cost = np.zeros(width)
+        self.cost[0] = -1.0 if self.maximise else 1.0
+
+    def optimum(self, box: list[tuple[int, int]]) -> tuple[float, np.ndarray] | None:
+        """(the optimum of L, the optimal point) over ``box`` with L's range side dropped, or
+        None when the box has no real point."""
+        bounds: list[tuple[float | None, float | None]] = [(lo, hi) for lo, hi in box]
+        bounds[0] = (None, box[0][1]) if self.maximise else (box[0][0], None)
+        result = linprog(
+            self.cost,
+            A_ub=self.upper,
+            b_ub=self.upper_rhs,
+            A_eq=self.equal,
+            b_eq=self.equal_rhs,
+            bounds=bounds,
+            method="highs",
+        )
+        if result.status != 0:
+            return None
+        return float(result.x[0]), result.x
+
+    def closed(self, value: float | None) -> bool:
+        """Whether an optimum (None: no real point) lies outside the range to refute."""
+        if value is None:
+            return True
+        return value < self.low - 1e-7 if self.maximise else value > self.high + 1e-7
+
+
+def _sparse(rows: list[tuple[list[tuple[int, int]], int]], width: int) -> tuple[Any, Any]:
+    """A CSR matrix and right-hand side of (coefficients, rhs) rows, (None, None) for none."""
+    if not rows:
+        return None, None
+    matrix = lil_matrix((len(rows), width))
+    for r, (coefficients, _) in enumerate(rows):
         for i, a in coefficients:
-            row[i] = a
-        if high is not None:
-            upper_rows.append(row)
-            upper_rhs.append(high)
-        if low is not None:
-            upper_rows.append(-row)
-            upper_rhs.append(-low)
-    result = linprog(
-        np.zeros(width), A_ub=np.array(upper_rows), b_ub=upper_rhs, bounds=box, method="highs"
-    )
-    return result.x if result.status == 0 else None
+            matrix[r, i] = a
+    return matrix.tocsr(), np.array([rhs for _, rhs in rows], dtype=float)
 
 
-def _tree(
-    program: SliceProgram, box: list[tuple[int, int]], names: list[str], budget: list[int]
-) -> dict[str, Any] | None:
-    """A Farkas leaf, or a branch on a fractional variable of an LP point (switches first)."""
-    budget[0] -= 1
-    if budget[0] < 0:
-        return None
-    y = _leaf(program, box)
-    if y is not None:
-        return {"kind": "farkas", "multipliers": {names[r]: str(v) for r, v in y.items()}}
-    point = _lp_point(program, box)
-    if point is None:
-        return None
-    fractional = [
-        i for i, v in enumerate(point) if abs(v - round(v)) > 1e-6 and box[i][0] < box[i][1]
-    ]
-    if not fractional:  # an integer point: the integer program is feasible here
-        return None
-    switches = [i for i in fractional if program.variables[i][0].startswith("y_")]
-    column = (switches or fractional)[0]
-    at = int(np.floor(point[column]))
+def _fractional(point: np.ndarray, box: list[tuple[int, int]]) -> list[int]:
+    """The columns of ``point`` that are not integers and can still be split in ``box``; L
+    (column 0) only when no other column is fractional, as branching on L only rounds the
+    objective."""
+    columns = [i for i, v in enumerate(point) if abs(v - round(v)) > 1e-6 and box[i][0] < box[i][1]]
+    return [i for i in columns if i] or columns
+
+
+def _children(box: list[tuple[int, int]], column: int, at: int) -> tuple[list, list]:
+    """The two boxes of a branch: column <= at, column >= at + 1."""
     low_box, high_box = list(box), list(box)
     low_box[column] = (box[column][0], at)
     high_box[column] = (at + 1, box[column][1])
-    left = _tree(program, low_box, names, budget)
-    right = _tree(program, high_box, names, budget) if left is not None else None
+    return low_box, high_box
+
+
+def _strong_branch(
+    relaxation: _Relaxation, box: list[tuple[int, int]], point: np.ndarray, columns: list[int]
+) -> int:
+    """The column to branch on, by strong branching: solve both children of each candidate and
+    take the one that closes most children, then the one whose better child moves L furthest
+    toward closing, then its worse child."""
+
+    def score(column: int) -> tuple[int, float, float]:
+        at = int(np.floor(point[column]))
+        values = []
+        for child in _children(box, column, at):
+            found = relaxation.optimum(child)
+            values.append(None if found is None else found[0])
+        closed = sum(relaxation.closed(v) for v in values)
+        sign = 1.0 if relaxation.maximise else -1.0
+        moved = [np.inf if relaxation.closed(v) else sign * (point[0] - v) for v in values]
+        return closed, min(moved), max(moved)
+
+    return max(columns, key=score)
+
+
+def _tree(
+    program: SliceProgram,
+    relaxation: _Relaxation,
+    box: list[tuple[int, int]],
+    names: list[str],
+    budget: list[int],
+) -> dict[str, Any] | None:
+    """A Farkas leaf where the relaxation closes the box, else a branch on a fractional column
+    of the relaxation's optimum (chosen by :func:`_strong_branch`); None when an integer point
+    lies in the range or the budget of nodes runs out."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
+    found = relaxation.optimum(box)
+    if relaxation.closed(None if found is None else found[0]):
+        y = _leaf(program, box)
+        if y is not None:
+            return {"kind": "farkas", "multipliers": {names[r]: str(v) for r, v in y.items()}}
+    if found is None:
+        return None
+    columns = _fractional(found[1], box)
+    if not columns:  # an integer point: the integer program is feasible here
+        return None
+    column = _strong_branch(relaxation, box, found[1], columns) if len(columns) > 1 else columns[0]
+    at = int(np.floor(found[1][column]))
+    low_box, high_box = _children(box, column, at)
+    left = _tree(program, relaxation, low_box, names, budget)
+    right = _tree(program, relaxation, high_box, names, budget) if left is not None else None
     if right is None:
         return None
     return {
@@ -321,7 +407,7 @@ def farkas_certificate(
         properties, cards, low, high, known_max, known_min, big, forced, ceiling
     )
     box = [(lo, hi) for _, lo, hi in program.variables]
-    tree = _tree(program, box, row_names(program, forced), [nodes])
+    tree = _tree(program, _Relaxation(program, sense), box, row_names(program, forced), [nodes])
     if tree is None:
         return None
     return {**tree, **head}
