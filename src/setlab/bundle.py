@@ -20,6 +20,7 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -202,7 +203,12 @@ def value_proof(result: Result, store: Store, level_file: dict[str, str]) -> dic
     raise SetlabError(f"{_name(result)}: no bundle format for proof method {method!r}")
 
 
-def write_bundle(store: Store, properties: int, directory: str | os.PathLike[str]) -> BundleSummary:
+def write_bundle(
+    store: Store,
+    properties: int,
+    directory: str | os.PathLike[str],
+    progress: Callable[[int, int], None] | None = None,
+) -> BundleSummary:
     """Write the proof bundle of every proven M(n), m(n) of AG(P,3) in ``store`` to ``directory``.
 
     The values their proofs cite are written too (e.g. the (P-1)-dimensional values a slice
@@ -218,6 +224,9 @@ def write_bundle(store: Store, properties: int, directory: str | os.PathLike[str
         P.
     directory
         Where the bundle goes.
+    progress
+        Called as ``progress(done, total)`` after each value is written (certificates of
+        program proofs are built here; for P = 5 that takes minutes).
 
     Returns
     -------
@@ -252,7 +261,7 @@ def write_bundle(store: Store, properties: int, directory: str | os.PathLike[str
         entries = []
         methods: dict[str, int] = {}
         missing = 0
-        for result in results:
+        for done, result in enumerate(results, 1):
             proof = value_proof(result, store, level_file)
             missing += proof["certificate"] is None
             methods[proof["method"]] = methods.get(proof["method"], 0) + 1
@@ -272,6 +281,8 @@ def write_bundle(store: Store, properties: int, directory: str | os.PathLike[str
             entries.append({"file": file, "properties": result.properties, "cards": result.cards,
                             "sense": result.sense, "value": result.value,
                             "method": proof["method"]})  # fmt: skip
+            if progress is not None:
+                progress(done, len(results))
         for name, file in level_file.items():
             representatives = store.level(name)
             if representatives is None:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
+
+from tqdm import tqdm
 
 from setlab.bundle import write_bundle
 from setlab.cards import check_properties
@@ -50,15 +53,19 @@ def run_certify(args: argparse.Namespace) -> int:
         raise SetlabError(f"--out: cannot use '{out}': {reason}") from None
     if args.store is not None and not Path(args.store).exists():
         raise SetlabError(f"no results store at {args.store}")
-    with Store(args.store) as store:
+    bar = tqdm(desc="setlab certify", unit="value", disable=not sys.stderr.isatty())
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
+    with Store(args.store) as store, bar:
         try:
-            summary = write_bundle(store, args.properties, out)
+            summary = write_bundle(store, args.properties, out, progress)
         except OSError as error:
             raise SetlabError(f"cannot write the bundle to {out}: {error.strerror}") from None
     methods = ", ".join(f"{count} {method}" for method, count in summary.methods.items())
-    variants = f", {summary.variants} claims of the variants" * bool(
-        summary.variants
-    )
+    variants = f", {summary.variants} claims of the variants" * bool(summary.variants)
     print(
         f"{summary.values} values ({methods}){variants}, {summary.levels} search levels, "
         f"{summary.bytes / 1e6:.1f} MB in {summary.directory}, {summary.seconds:.1f} s"
