@@ -128,6 +128,18 @@ def test_a_branching_certificate_where_only_the_integer_program_is_infeasible():
                                 CITED4) != []  # fmt: skip
 
 
+def test_a_branching_certificate_for_a_minimum():
+    # With Table 3 as slice bounds the program refutes m_4(32) <= 30 only as an integer
+    # program: the tree's relaxation is pushed toward fewer sets (L minimised, its upper bound
+    # dropped), and every leaf is refuted with L in [0, 30].
+    known = dict(enumerate(TABLE3))
+    certificate = farkas_certificate(4, 32, "min", 31, known)
+    assert certificate["kind"] == "branch"
+    assert checker.check_farkas(4, 32, "min", 31, certificate, CITED4) == []
+    assert checker.check_farkas(4, 32, "min", 32, certificate, CITED4) != []  # 31 not refuted
+    assert farkas_certificate(4, 32, "min", 31, known, nodes=1) is None  # needs the tree
+
+
 def test_a_deep_branching_tree_is_checked_to_its_last_leaf():
     # A Farkas tree valid on a box is valid on every box inside it, so the real certificate
     # of M(49) <= 265 may hang below any chain of branches: branch on a variable at each of its

@@ -4,7 +4,15 @@ A program {A x >= b (rows of each sense), l <= x <= u} has no real point iff som
 (>= 0 on >= rows, <= 0 on <= rows, free on = rows) make the largest value of (y^T A) x over the
 box smaller than y^T b (Farkas' lemma). HiGHS finds such y in floating point; they are rounded to
 fractions and checked exactly. Where only the integer program is infeasible, a branching tree over
-integer variables carries one such certificate per leaf.
+integer variables carries one such certificate per leaf. The tree is grown as branch and bound
+with L as the objective (:class:`_Relaxation`): a box is a leaf once the relaxation's best L
+leaves the range to refute, and a node splits the fractional column that strong branching
+finds best (:func:`_strong_branch`).
+
+References
+----------
+D. Applegate, R. Bixby, V. Chvatal and W. Cook, "Finding cuts in the TSP", DIMACS Technical
+Report 95-05 (1995): strong branching.
 """
 
 from __future__ import annotations
@@ -25,10 +33,12 @@ from setlab.extremal.bounds import (
     forced_types,
     slice_minima,
     slice_program,
+    solve_highs,
 )
 from setlab.extremal.identities import degree_bound
 
 __all__ = [
+    "FARKAS_DEPTH",
     "FARKAS_NODES",
     "farkas_certificate",
     "program_range",
@@ -38,6 +48,10 @@ __all__ = [
 
 FARKAS_NODES = 20000
 """Most nodes of a branching certificate before the producer gives up (returns None)."""
+
+FARKAS_DEPTH = 400
+"""Deepest branching certificate the producer grows (it recurses; the deepest tree the tables
+need is under 100 levels)."""
 
 _DENOMINATORS = (10**4, 10**6, 10**9, 10**12)
 
@@ -275,12 +289,14 @@ def _tree(
     box: list[tuple[int, int]],
     names: list[str],
     budget: list[int],
+    depth: int = 0,
 ) -> dict[str, Any] | None:
     """A Farkas leaf where the relaxation closes the box, else a branch on a fractional column
     of the relaxation's optimum (chosen by :func:`_strong_branch`); None when an integer point
-    lies in the range or the budget of nodes runs out."""
+    lies in the range, the budget of nodes runs out or the tree grows deeper than
+    :data:`FARKAS_DEPTH`."""
     budget[0] -= 1
-    if budget[0] < 0:
+    if budget[0] < 0 or depth > FARKAS_DEPTH:
         return None
     found = relaxation.optimum(box)
     if relaxation.closed(None if found is None else found[0]):
@@ -295,8 +311,10 @@ def _tree(
     column = _strong_branch(relaxation, box, found[1], columns) if len(columns) > 1 else columns[0]
     at = int(np.floor(found[1][column]))
     low_box, high_box = _children(box, column, at)
-    left = _tree(program, relaxation, low_box, names, budget)
-    right = _tree(program, relaxation, high_box, names, budget) if left is not None else None
+    left = _tree(program, relaxation, low_box, names, budget, depth + 1)
+    right = None
+    if left is not None:
+        right = _tree(program, relaxation, high_box, names, budget, depth + 1)
     if right is None:
         return None
     return {
@@ -406,6 +424,8 @@ def farkas_certificate(
     program = slice_program(
         properties, cards, low, high, known_max, known_min, big, forced, ceiling
     )
+    if solve_highs(program)[0] == "feasible":  # an integer point in the range: no tree exists
+        return None
     box = [(lo, hi) for _, lo, hi in program.variables]
     tree = _tree(program, _Relaxation(program, sense), box, row_names(program, forced), [nodes])
     if tree is None:

@@ -21,8 +21,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import igraph
-import numpy as np
+try:
+    import igraph
+    import numpy as np
+except ImportError as missing:  # one line, not a traceback: the reader may lack a package
+    print(f"error: the checker needs numpy and python-igraph; {missing.name} is missing "
+          "(pip install numpy python-igraph)", file=sys.stderr)  # fmt: skip
+    sys.exit(2)
 
 FORMAT = "setlab-proof-bundle/1"
 
