@@ -24,8 +24,7 @@ This script
 Since the annealed values are lower bounds on the split maxima, the figure of step 3 is what the
 split could reach at best with exact split maxima: a target. Step 2 is the computation the P = 5
 table runs for n = 147 (``split_upper_bound`` with the guide finds the same twelve splits), where
-its record lists them and the bundle's checker re-derives each (the bundle certificate of its
-forced programs is not built yet: docs/bounds.md).
+its record lists them and the bundle's checker re-derives each.
 
     python benchmarks/p5_split_maxima.py [--store STORE] [n ...]     (default n = 147)
 
