@@ -1055,7 +1055,7 @@ def cover_middle_case(
     but where only its integer program is infeasible its certificate is a branching tree, while
     its quadruples' programs, with all four types forced, are mostly refuted by their LP
     relaxation: one set of multipliers each. At n = 147 of AG(5,3) the 467 certificates of the
-    record take 51 s, the largest tree 30 leaves (:mod:`setlab.extremal.farkas`).
+    record take about a minute, the largest tree 30 leaves (:mod:`setlab.extremal.farkas`).
 
     Examples
     --------
