@@ -26,6 +26,7 @@ import time
 from typing import Any
 
 import numpy as np
+from scipy.optimize import linprog
 
 from setlab.extremal import farkas
 from setlab.extremal.bounds import SliceProgram, forced_types, slice_program
@@ -54,7 +55,7 @@ def baseline_tree(
         if low is not None:
             rows.append(-row)
             rhs.append(-low)
-    found = farkas.linprog(np.zeros(width), A_ub=np.array(rows), b_ub=rhs, bounds=box)
+    found = linprog(np.zeros(width), A_ub=np.array(rows), b_ub=rhs, bounds=box)
     if found.status != 0:
         return None
     point = found.x
