@@ -29,7 +29,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from setlab.extremal import farkas
-from setlab.extremal.bounds import SliceProgram, forced_types, slice_program
+from setlab.extremal.bounds import SliceProgram
 from setlab.extremal.maxsets import Solver
 from setlab.store import Store
 
@@ -82,22 +82,6 @@ def leaves(certificate: dict[str, Any] | None) -> int | None:
         low, high = leaves(certificate["low"]), leaves(certificate["high"])
         return None if low is None or high is None else low + high
     return 1
-
-
-def program_of(record: dict[str, Any]) -> tuple[SliceProgram, str]:
-    """The slice program of a slice-ilp record, as ``record_certificate`` builds it."""
-    known_max = {int(k): int(v) for k, v in record["known_max"].items()}
-    known_min = {int(k): int(v) for k, v in record["known_min"].items()}
-    properties, cards = int(record["properties"]), int(record["cards"])
-    if str(record["claim"]).startswith("max"):
-        sense, bound = "max", int(record["low"]) - 1
-    else:
-        sense, bound = "min", int(record["high"]) + 1
-    low, high = farkas.program_range(properties, cards, sense, bound)
-    forced = forced_types(record.get("forced") or [])
-    program = slice_program(properties, cards, low, high, known_max, known_min,
-                            record.get("big"), forced, record.get("ceiling"))  # fmt: skip
-    return program, sense
 
 
 def p4_records() -> list[tuple[str, dict[str, Any]]]:
@@ -161,7 +145,7 @@ def main() -> None:
     totals = np.zeros(4)
     print(f"{'program':>16} {'setlab':>14} {'baseline':>16}")
     for ours_leaves, ours_seconds, name, record in chosen:
-        program, _ = program_of(record)
+        program, _ = farkas.record_program(record)
         box = [(lo, hi) for _, lo, hi in program.variables]
         began = time.perf_counter()
         theirs = baseline_tree(program, box, [farkas.FARKAS_NODES])

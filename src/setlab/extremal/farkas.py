@@ -43,6 +43,7 @@ __all__ = [
     "farkas_certificate",
     "program_range",
     "record_certificate",
+    "record_program",
     "row_names",
 ]
 
@@ -449,14 +450,40 @@ def record_certificate(record: dict[str, Any], nodes: int = FARKAS_NODES) -> dic
     """
     if record.get("method") not in ("counting", "slice-ilp"):
         return None
-    known_max = {int(k): int(v) for k, v in record["known_max"].items()}
-    known_min = {int(k): int(v) for k, v in record["known_min"].items()}
-    properties, cards = int(record["properties"]), int(record["cards"])
-    if str(record["claim"]).startswith("max"):
-        sense, bound = "max", int(record["low"]) - 1
-    else:
-        sense, bound = "min", int(record["high"]) + 1
-    big, forced, ceiling = record.get("big"), record.get("forced") or [], record.get("ceiling")
-    return farkas_certificate(
-        properties, cards, sense, bound, known_max, known_min, nodes, big, forced, ceiling
-    )
+    return farkas_certificate(**_record_claim(record), nodes=nodes)
+
+
+def record_program(record: dict[str, Any]) -> tuple[SliceProgram, str]:
+    """The slice program a "counting" or "slice-ilp" record refutes, as
+    :func:`record_certificate` builds it, and its sense ("max" or "min").
+
+    Examples
+    --------
+    >>> from setlab.extremal.bounds import prove_max_bound
+    >>> program, sense = record_program(prove_max_bound(4, 10, 13, {9: 12}))
+    >>> program.variables[0][0], sense
+    ('L', 'max')
+    """
+    claim = _record_claim(record)
+    low, high = program_range(claim["properties"], claim["cards"], claim["sense"], claim["bound"])
+    program = slice_program(claim["properties"], claim["cards"], low, high, claim["known_max"],
+                            claim["known_min"], claim["big"], forced_types(claim["forced"]),
+                            claim["ceiling"])  # fmt: skip
+    return program, claim["sense"]
+
+
+def _record_claim(record: dict[str, Any]) -> dict[str, Any]:
+    """The arguments of :func:`farkas_certificate` (all but ``nodes``) for the claim a proof
+    record states, with the slice bounds it assumed."""
+    max_claim = str(record["claim"]).startswith("max")
+    return {
+        "properties": int(record["properties"]),
+        "cards": int(record["cards"]),
+        "sense": "max" if max_claim else "min",
+        "bound": int(record["low"]) - 1 if max_claim else int(record["high"]) + 1,
+        "known_max": {int(k): int(v) for k, v in record["known_max"].items()},
+        "known_min": {int(k): int(v) for k, v in record["known_min"].items()},
+        "big": record.get("big"),
+        "forced": record.get("forced") or [],
+        "ceiling": record.get("ceiling"),
+    }
