@@ -227,6 +227,23 @@ def test_toggle_points_on_the_grid_and_read_the_count(page, shots):
     page.screenshot(path=shots / "results.png")
 
 
+def test_a_form_waits_for_its_page_before_it_can_be_sent(page):
+    # hold the list of modes, so the lobby cannot finish wiring its forms: pressed now, the
+    # button would send the form natively and reload the page (a room that never opens)
+    held = []
+    page.route("**/api/modes", lambda route: held.append(route))
+    page.goto(page.base + "#together")
+    page.wait_for_function("() => document.body.dataset.page === 'together'")
+    page.fill("#room-create input[name=name]", "Ada")
+    assert page.is_disabled("#room-create button") and page.is_disabled("#room-join button")
+    page.wait_for_timeout(200)
+    assert held, "the lobby did not ask for the modes"
+    held[0].continue_()
+    page.click("#room-create button")
+    page.wait_for_selector("#room-board .card")
+    assert page.url.endswith("#together/" + page.inner_text("#room-code"))
+
+
 def test_two_players_in_one_room_and_a_dropped_socket_rejoins(browser, server, shots, monkeypatch):
     # the room deals from the first shuffle whose 12 cards hold no set (about one game in
     # thirty): the players must call "no set" before anyone can take one

@@ -15,7 +15,16 @@ async function show() {
   if (!loaded.has(page)) loaded.set(page, await import(`./${page}.js`));
   current = page;
   document.body.dataset.page = page;
-  await loaded.get(page).enter(rest.join("/"));
+  try {
+    await loaded.get(page).enter(rest.join("/"));
+  } finally {
+    // A form's submit button starts disabled in the HTML: pressed before the page module has
+    // wired the form, the browser would submit it natively and reload the page.
+    for (const button of $(`page-${page}`).querySelectorAll("button[data-until-ready]")) {
+      button.removeAttribute("data-until-ready");
+      button.disabled = false;
+    }
+  }
 }
 
 window.addEventListener("hashchange", show);
