@@ -27,6 +27,7 @@ from setlab.extremal.split import (
     prove_split_bound,
     split_bounds,
     split_job,
+    split_maxima_job,
     split_upper_bound,
     two_big_hyperplanes,
     verify_split_bound,
@@ -443,6 +444,22 @@ def test_covering_counts_classes():
     assert split_check._covers([[8, 6, 6], [8, 6, 6]], 8, tuple(sorted(quad)))
     assert not split_check._covers([[8, 6, 6], [8, 6, 6]], 7, tuple(sorted(quad)))
     assert not split_check._covers([[7, 7, 6], [7, 7, 6]], None, tuple(sorted(quad)))
+
+
+def test_split_maxima_are_searched_once_and_kept_in_the_store(tmp_path):
+    # S(4, 4, 2) of AG(3,3) (9 sets, by brute force over all three parts) is bounded once and
+    # kept under the table it was bounded with; a later run reads it instead of searching: a
+    # store that says 8 is believed (the records' checkers bound it again, the next test).
+    most = [PLANE[k] for k in range(10)]
+    exact = int(exact_split_maxima(2)[4, 4, 2])
+    store = Store(tmp_path / "store.sqlite")
+    assert split_module._remembered_split_maximum(2, (4, 4, 2), most, store) == exact
+    job = split_maxima_job(2, most)
+    assert store.finished_tasks(job) == {"4,4,2": exact}
+    assert split_maxima_job(2, [*most[:-1], most[-1] + 1]) != job  # another table, another job
+    store.finish_task(job, "4,4,2", exact - 1)
+    assert split_module._remembered_split_maximum(2, (4, 4, 2), most, store) == exact - 1
+    assert split_module._remembered_split_maximum(2, (4, 4, 2), most, None) == exact
 
 
 def test_split_maxima_in_a_record_are_recomputed_by_setlab_and_the_checker():

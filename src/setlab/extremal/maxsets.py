@@ -652,6 +652,7 @@ class Solver:
         bound, record = split_upper_bound(
             self.properties, cards, self.known_max(self.properties - 1),
             self.known_max(self.properties - 2), current.value, current.bound, self._guide(),
+            self.store,
         )  # fmt: skip
         if record is not None:
             self._bound("max", cards, bound, {"method": "split", "record": record})

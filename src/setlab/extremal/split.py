@@ -49,6 +49,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numba as nb
@@ -82,6 +83,7 @@ __all__ = [
     "prove_split_bound",
     "split_bounds",
     "split_job",
+    "split_maxima_job",
     "split_task",
     "split_upper_bound",
     "two_big_hyperplanes",
@@ -727,6 +729,7 @@ def split_upper_bound(
     lower: int,
     upper: int,
     guide: Mapping[tuple[int, int, int], int] | None = None,
+    store: Store | None = None,
 ) -> tuple[int, dict[str, Any] | None]:
     """The least U in [lower, upper) the split proves M(n) <= U for, with its record.
 
@@ -744,7 +747,9 @@ def split_upper_bound(
     found, :func:`~setlab.extremal.splitmax.split_maxima_found`), the same one set at a time
     with exhaustive bounds on the split maxima of the hyperplanes that stop the pencils
     (:func:`_sharpened_split`), computed only where the guide says they may prove one set
-    fewer. Returns (upper, None) when the split proves nothing below ``upper``.
+    fewer. Those bounds are read from and kept in ``store`` (:func:`split_maxima_job`), where
+    every other n, worker and later run finds them. Returns (upper, None) when the split proves
+    nothing below ``upper``.
 
     Examples
     --------
@@ -793,7 +798,7 @@ def split_upper_bound(
     exhaustive: dict[tuple[int, int, int], int] = {}  # split maxima bounded so far, for all steps
     while guide is not None and best > lower and properties - 2 <= 3:
         attempt = _sharpened_split(
-            properties, cards, best - 1, known_max, known_below, optima, guide, exhaustive
+            properties, cards, best - 1, known_max, known_below, optima, guide, exhaustive, store
         )
         if attempt is None:
             break
@@ -828,10 +833,13 @@ def split_task(
     lower: int,
     upper: int,
     guide: Sequence[Sequence[int]] | None = None,
+    store_path: str | None = None,
 ) -> dict[str, Any]:
     """One task of :func:`split_bounds` (top level, so a pool or a Dask worker can run it):
     :func:`split_upper_bound` on the tables given as (k, value) pairs and the guide as
-    [a, b, c, count] rows, with its time.
+    [a, b, c, count] rows, with its time. The split maxima it bounds are shared through the
+    store at ``store_path`` where that file is there to be seen (a local pool; a Dask worker on
+    a machine without it computes its own).
 
     Examples
     --------
@@ -842,9 +850,14 @@ def split_task(
     """
     started = time.perf_counter()
     hints = None if guide is None else {(a, b, c): v for a, b, c, v in guide}
-    bound, record = split_upper_bound(
-        properties, cards, dict(known_max), dict(known_below), lower, upper, hints
-    )
+    shared = Store(store_path) if store_path and Path(store_path).is_file() else None
+    try:
+        bound, record = split_upper_bound(
+            properties, cards, dict(known_max), dict(known_below), lower, upper, hints, shared
+        )
+    finally:
+        if shared is not None:
+            shared.close()
     return {"bound": bound, "record": record, "seconds": time.perf_counter() - started}
 
 
@@ -861,7 +874,8 @@ def split_bounds(
 ) -> dict[int, dict[str, Any]]:
     """:func:`split_upper_bound` for many n at once, one task per n: in a process pool, or on a
     Dask cluster (``scheduler``), each checkpointed in ``store`` as it finishes; every task
-    with the same ``guide`` (split maxima annealing found).
+    with the same ``guide`` (split maxima annealing found), and the exhaustive split maxima
+    shared through ``store`` (:func:`split_maxima_job`).
 
     ``ranges[n]`` is (lower, upper) for n: a witness's count and the bound known. The splits of
     different n share nothing but the proven tables, so they run side by side; the table of
@@ -885,8 +899,9 @@ def split_bounds(
     """
     tables = sorted(known_max.items()), sorted(known_below.items())
     rows = None if guide is None else [[*split, v] for split, v in sorted(guide.items())]
+    shared = None if store is None or store.path == ":memory:" else store.path
     tasks = {
-        f"{n}/{lower}": (properties, n, *tables, lower, upper, rows)
+        f"{n}/{lower}": (properties, n, *tables, lower, upper, rows, shared)
         for n, (lower, upper) in sorted(ranges.items())
     }
     done = run_tasks(
@@ -941,6 +956,7 @@ def _sharpened_split(
     optima: _Optima,
     guide: Mapping[tuple[int, int, int], int],
     exhaustive: dict[tuple[int, int, int], int],
+    store: Store | None = None,
 ) -> dict[str, Any] | None:
     """The split's record for M(n) <= target with bounds on split maxima, or None.
 
@@ -955,7 +971,8 @@ def _sharpened_split(
     the guide says may drop, and search again, until no pattern passes (then the middle case
     runs with the same bounds) or no hyperplane of the pattern can drop, or
     :data:`SHARPEN_LIMIT` is reached. ``exhaustive`` keeps the bounds computed, for the next
-    target of the same n; a split too large to search keeps its old bound.
+    target of the same n; a split too large to search keeps its old bound. ``store`` shares
+    them with every other n and run (:func:`split_maxima_job`).
     """
     theta = optima.largest_below(target + 1)
     if theta is None:
@@ -984,7 +1001,7 @@ def _sharpened_split(
             if not new or len(exhaustive) + len(new) > SHARPEN_LIMIT:
                 break
             for split in new:
-                found = _split_maximum(properties - 2, split, tuple(most_below))
+                found = _remembered_split_maximum(properties - 2, split, most_below, store)
                 exhaustive[split] = int(base[split]) if found is None else found
         if largest <= target:
             useful = {s: v for s, v in exhaustive.items() if v < base[s]}
@@ -993,6 +1010,47 @@ def _sharpened_split(
             if record is not None:
                 return record
     return None
+
+
+SPLIT_MAXIMA_VERSION = 1
+"""Bumped whenever :func:`~setlab.extremal.splitmax.split_maximum_bound` changes what it
+returns: it names the split maxima kept in a store (:func:`split_maxima_job`)."""
+
+
+def split_maxima_job(dimension: int, most: Sequence[int]) -> str:
+    """The store's name for the exhaustive split maxima of AG(d+1,3) bounded with ``most``
+    (the proven M_d): a checkpoint job whose tasks are the splits ``"a,b,c"`` and whose
+    payloads are their bounds (None for a split too large to search).
+
+    One bound can take minutes, and the splits of neighbouring n meet the same hyperplanes, so
+    the bounds are kept, not forgotten with the job of a table: the other workers of a pool, a
+    resumed table and later ones read them. A value read is checked no less:
+    :func:`verify_split_bound` and the proof bundle's checker bound again, by themselves, every
+    split maximum a record uses.
+
+    Examples
+    --------
+    >>> split_maxima_job(2, [0, 0, 0, 1, 1, 2, 3, 5, 8, 12])[:20]
+    'split-maxima-v1/AG(3'
+    """
+    digest = hashlib.sha256(json.dumps([int(v) for v in most]).encode()).hexdigest()[:16]
+    return f"split-maxima-v{SPLIT_MAXIMA_VERSION}/AG({dimension + 1},3)/{digest}"
+
+
+def _remembered_split_maximum(
+    dimension: int, split: tuple[int, int, int], most: Sequence[int], store: Store | None
+) -> int | None:
+    """:func:`_split_maximum`, read from ``store`` when some worker or run has bounded it,
+    else computed and kept there."""
+    if store is None:
+        return _split_maximum(dimension, split, tuple(most))
+    job, task = split_maxima_job(dimension, most), ",".join(map(str, split))
+    known = store.finished_tasks(job)
+    if task in known:
+        return None if known[task] is None else int(known[task])
+    found = _split_maximum(dimension, split, tuple(most))
+    store.finish_task(job, task, found)
+    return found
 
 
 @functools.cache
