@@ -87,10 +87,11 @@ def test_split_maxima_prove_m147_and_the_standalone_checker_agrees(tmp_path):
     # maximum, proves the witness's count; each split maximum it used is below M_4 of its size;
     # the bundle's certificate passes the standalone checker, and one set fewer does not
     # (about 15 minutes in all: the P = 4 table, the split with its exhaustive split maxima, the
-    # certificates of 467 programs, and the checker's own split maxima).
+    # certificates of 467 programs, and the checker's own split maxima). The split maxima are
+    # kept in the store as they are bounded.
     from setlab.bundle import split_certificate
     from setlab.extremal.maxsets import GUIDE_CARDS, Solver
-    from setlab.extremal.split import split_upper_bound, two_big_hyperplanes
+    from setlab.extremal.split import split_maxima_job, split_upper_bound, two_big_hyperplanes
     from setlab.extremal.splitmax import split_maxima_found
     from setlab.store import Store
 
@@ -98,8 +99,10 @@ def test_split_maxima_prove_m147_and_the_standalone_checker_agrees(tmp_path):
     Solver(4, store).table()
     most4, most3 = Solver(4, store).known_max(4), Solver(3, store).known_max(3)
     guide = split_maxima_found(3, GUIDE_CARDS)
-    bound, record = split_upper_bound(5, 147, most4, most3, 2425, 2429, guide)
+    bound, record = split_upper_bound(5, 147, most4, most3, 2425, 2429, guide, store)
     assert bound == 2425 and record["split_maxima"]
+    kept = store.finished_tasks(split_maxima_job(3, [most3[k] for k in range(28)]))
+    assert all(kept[f"{a},{b},{c}"] == v for a, b, c, v in record["split_maxima"])
     assert all(v < most4[a + b + c] for a, b, c, v in record["split_maxima"])
     most, below = [most4[h] for h in range(82)], [most3[h] for h in range(28)]
     top = record["pencil"]["theta"]
@@ -132,9 +135,15 @@ def test_part_orbits_hit_every_orbit_of_ag23_once():
         least.setdefault(len(points), set()).add(int(images.min()))
     for size in range(10):
         assert len(part_orbits(2, size)) == len(least[size])
-        assert split_check.check_split_maximum(
-            2, {"split": [size, 0, 0], "bound": 10**6, "orbits": part_orbits(2, size)}, PLANE, group
-        ) == []
+        assert (
+            split_check.check_split_maximum(
+                2,
+                {"split": [size, 0, 0], "bound": 10**6, "orbits": part_orbits(2, size)},
+                PLANE,
+                group,
+            )
+            == []
+        )
 
 
 def test_the_standalone_checker_bounds_every_split_of_ag33_as_setlab_does():
