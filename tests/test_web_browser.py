@@ -236,8 +236,11 @@ def test_a_form_waits_for_its_page_before_it_can_be_sent(page):
     page.wait_for_function("() => document.body.dataset.page === 'together'")
     page.fill("#room-create input[name=name]", "Ada")
     assert page.is_disabled("#room-create button") and page.is_disabled("#room-join button")
-    page.wait_for_timeout(200)
-    assert held, "the lobby did not ask for the modes"
+    deadline = time.monotonic() + 30
+    while not held:  # the route is answered while Playwright waits
+        assert time.monotonic() < deadline, "the lobby did not ask for the modes"
+        page.wait_for_timeout(50)
+    assert page.is_disabled("#room-create button")
     held[0].continue_()
     page.click("#room-create button")
     page.wait_for_selector("#room-board .card")
