@@ -53,11 +53,11 @@ def exact_split_maxima(dimension: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize(("dimension", "known"), [(1, LINE), (2, PLANE)])
-def test_the_bound_holds_for_every_split_and_is_exact_where_the_split_needs_it(dimension, known):
+def test_the_bound_is_the_split_maximum_for_every_split(dimension, known):
     exact = exact_split_maxima(dimension)
     size = 3**dimension
     for split in itertools.combinations_with_replacement(range(size + 1), 3):
-        assert split_maximum_bound(dimension, split, known) >= exact[split]
+        assert split_maximum_bound(dimension, split, known) == exact[split]
     # 4 + 4 + 2 points of AG(3,3) in parallel planes: 9 sets, below M_3(10) = 12 and below the
     # planes' own bound 10, and the bound finds it
     if dimension == 2:
@@ -70,6 +70,16 @@ def test_a_hyperplane_of_51_points_split_21_21_9_holds_287_sets():
     bound = split_maximum_bound(3, (21, 21, 9), TABLE_3)
     found = local_search(4, 51, seconds=None, restarts=20, seed=0, cells=(21, 21, 9))
     assert bound == found.sets == 287
+
+
+def test_18_18_5_holds_146_sets_where_the_third_part_bounded_alone_allows_147():
+    # C's part bounded by M_3(5) = 2 and the five largest pair counts allows 147 (the first
+    # version's bound); searching C where that bound passes gives 146, which a configuration in
+    # those cells reaches
+    bound = split_maximum_bound(3, (18, 5, 18), TABLE_3)
+    found = local_search(4, 41, seconds=None, restarts=3, iterations=30_000, seed=0,
+                         cells=(18, 18, 5))  # fmt: skip
+    assert bound == found.sets == 146
 
 
 @pytest.mark.parametrize(
@@ -146,13 +156,14 @@ def test_part_orbits_hit_every_orbit_of_ag23_once():
         )
 
 
-def test_the_standalone_checker_bounds_every_split_of_ag33_as_setlab_does():
+def test_the_standalone_checker_finds_every_split_maximum_of_ag33():
+    # asked to check a bound below every split maximum, the checker computes each one exactly,
+    # with either of the two largest parts run over its orbits
     exact = exact_split_maxima(2)
     for split in itertools.combinations_with_replacement(range(9, -1, -1), 3):
-        orbits = part_orbits(2, split[0])
-        theirs = split_check.split_maximum(2, split, orbits, PLANE[split[2]])
-        assert theirs >= exact[split]
-        assert theirs == split_maximum_bound(2, split, PLANE)
+        for side in {split[0], split[1]}:
+            theirs = split_check.split_maximum(2, split, part_orbits(2, side), PLANE[split[2]], -1)
+            assert theirs == exact[split]
 
 
 def test_the_standalone_checker_refuses_a_wrong_split_maximum():
@@ -164,5 +175,7 @@ def test_the_standalone_checker_refuses_a_wrong_split_maximum():
     assert split_check.check_split_maximum(3, {**entry, "orbits": orbits[1:]}, TABLE_3, group)
     twice = [*orbits[:-1], orbits[0]]  # one orbit twice, one missing
     assert split_check.check_split_maximum(3, {**entry, "orbits": twice}, TABLE_3, group)
+    smallest = part_orbits(3, 9)  # orbits of the third part, not of one of the two largest
+    assert split_check.check_split_maximum(3, {**entry, "orbits": smallest}, TABLE_3, group)
     short = [*orbits[:-1], orbits[-1][:-1]]
     assert split_check.check_split_maximum(3, {**entry, "orbits": short}, TABLE_3, group)

@@ -125,7 +125,7 @@ def split_certificate(result: Result) -> dict[str, Any] | None:
     (8, 8, 'farkas')
     """
     from setlab.extremal.farkas import record_certificate  # SciPy: only for program proofs
-    from setlab.extremal.splitmax import part_orbits
+    from setlab.extremal.splitmax import orbit_part, part_orbits
 
     record = (result.proof or {}).get("record") or {}
     program = record_certificate(record.get("program") or {})
@@ -135,7 +135,11 @@ def split_certificate(result: Result) -> dict[str, Any] | None:
     pencil = record.get("pencil") or {}
     dimension = int(record.get("properties", 0)) - 2
     split_maxima = [
-        {"split": [a, b, c], "bound": v, "orbits": part_orbits(dimension, max(a, b, c))}
+        {
+            "split": [a, b, c],
+            "bound": v,
+            "orbits": part_orbits(dimension, orbit_part(dimension, (a, b, c))),
+        }
         for a, b, c, v in record.get("split_maxima") or []
     ]
     return {

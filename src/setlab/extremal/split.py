@@ -806,7 +806,7 @@ def split_upper_bound(
     return best, record
 
 
-SPLIT_VERSION = 3
+SPLIT_VERSION = 4
 """Bumped whenever :func:`split_upper_bound` changes what it proves: it names the checkpoints of
 :func:`split_bounds`, so a job interrupted under older code is started afresh."""
 
@@ -818,7 +818,7 @@ def split_job(properties: int, known_max: Mapping[int, int], known_below: Mappin
     Examples
     --------
     >>> split_job(3, {3: 1}, {}) == split_job(3, {3: 1}, {}), split_job(3, {3: 1}, {})[:9]
-    (True, 'split-v3/')
+    (True, 'split-v4/')
     """
     tables = json.dumps([sorted(known_max.items()), sorted(known_below.items())])
     digest = hashlib.sha256(tables.encode()).hexdigest()[:16]
@@ -1012,7 +1012,7 @@ def _sharpened_split(
     return None
 
 
-SPLIT_MAXIMA_VERSION = 1
+SPLIT_MAXIMA_VERSION = 2
 """Bumped whenever :func:`~setlab.extremal.splitmax.split_maximum_bound` changes what it
 returns: it names the split maxima kept in a store (:func:`split_maxima_job`)."""
 
@@ -1031,7 +1031,7 @@ def split_maxima_job(dimension: int, most: Sequence[int]) -> str:
     Examples
     --------
     >>> split_maxima_job(2, [0, 0, 0, 1, 1, 2, 3, 5, 8, 12])[:20]
-    'split-maxima-v1/AG(3'
+    'split-maxima-v2/AG(3'
     """
     digest = hashlib.sha256(json.dumps([int(v) for v in most]).encode()).hexdigest()[:16]
     return f"split-maxima-v{SPLIT_MAXIMA_VERSION}/AG({dimension + 1},3)/{digest}"

@@ -61,11 +61,13 @@ meets the three in p, q, z with p + q + z = 0, so the lines number
 
   I(A) + I(B) + I(C) + sum over z in C of r(z),   r(z) = #{(p, q) in A x B : p + q + z = 0},
 
-at most I(A) + I(B) + M_d(c) + (the c largest values of r). The affine maps p -> Mp + u,
-q -> Mq + v, z -> Mz - u - v keep every term, so A runs over one subset of each orbit of the
-affine group AGL(d,3) on a-subsets (the certificate's list: checked to hit each orbit once,
-the orbit sizes |G| / |stabiliser| adding up to C(3^d, a), with G enumerated here as all
-invertible matrices and translations) and B over every b-subset.
+at most I(A) + I(B) + M_d(c) + (the c largest values of r); where that passes the bound to
+check, the pair (A, B) is given its exact value, I(A) + I(B) plus the most I(C) + (the sum of r
+over C) among all c-subsets C. The affine maps p -> Mp + u, q -> Mq + v, z -> Mz - u - v keep
+every term, so A runs over one subset of each orbit of the affine group AGL(d,3) on subsets of
+its size (the certificate's list; A is either of the two largest parts; checked to hit each
+orbit once, the orbit sizes |G| / |stabiliser| adding up to C(3^d, |A|), with G enumerated here
+as all invertible matrices and translations) and B over every subset of the size of the other.
 """
 
 from __future__ import annotations
@@ -266,8 +268,10 @@ def _orbits_cover(d: int, size: int, subsets: list, group: np.ndarray) -> str | 
     """None when ``subsets`` holds one ``size``-subset of each AGL(d,3)-orbit, else why not."""
     seen, total = set(), 0
     for subset in subsets:
-        if not isinstance(subset, list) or len(set(subset)) != size or not all(
-            isinstance(x, int) and 0 <= x < 3**d for x in subset
+        if (
+            not isinstance(subset, list)
+            or len(set(subset)) != size
+            or not all(isinstance(x, int) and 0 <= x < 3**d for x in subset)
         ):
             return f"{subset} is not a {size}-subset of AG({d},3)"
         masks = (np.int64(1) << group[:, subset].astype(np.int64)).sum(axis=1)
@@ -282,22 +286,53 @@ def _orbits_cover(d: int, size: int, subsets: list, group: np.ndarray) -> str | 
     return None
 
 
-def split_maximum(d: int, split: tuple, subsets: list, most_c: int) -> int:
-    """max over A in ``subsets``, B every b-subset, of I(A) + I(B) + most_c + (the c largest
-    r(z)): the module docstring's bound on S(a, b, c), a >= b >= c the sorted split."""
-    b, c = sorted(split, reverse=True)[1:]
+def _inside(member: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """The lines inside each row's subset, ``member`` (K, 3^d) of 0/1."""
+    if not len(lines):
+        return np.zeros(len(member), dtype=np.float32)
+    return member[:, lines].prod(axis=2).sum(axis=1)
+
+
+def _subsets(size: int, k: int, chunk: int):
+    """Every k-subset of range(size), as arrays (at most ``chunk``, k) of their points."""
+    combos = itertools.combinations(range(size), k)
+    while True:
+        rows = list(itertools.islice(combos, chunk))
+        if not rows:
+            return
+        yield np.array(rows, dtype=np.int64).reshape(len(rows), k)
+
+
+def _members(rows: np.ndarray, size: int) -> np.ndarray:
+    """(K, size) of 0/1: row i marks the points of ``rows[i]``."""
+    member = np.zeros((len(rows), size), dtype=np.float32)
+    np.put_along_axis(member, rows, 1.0, axis=1)
+    return member
+
+
+def split_maximum(d: int, split: tuple, subsets: list, most_c: int, claim: int) -> int:
+    """A bound on S(a, b, c) that is at most ``claim`` exactly when S(a, b, c) is: over A in
+    ``subsets`` (one subset per orbit, of the size of one of the two largest parts) and B every
+    subset of the size of the other, I(A) + I(B) + most_c + (the c largest r(z)) where that is
+    at most ``claim``, else the pair's exact value I(A) + I(B) + the most I(C) + (r summed over
+    C) among all c-subsets C (the module docstring)."""
+    a, b, c = sorted(split, reverse=True)
+    other = b if len(subsets[0]) == a else a
     size, lines = 3**d, _lines(d)
     points = _points(d)
     third = _index(-(points[:, None, :] + points[None, :, :]))  # third[p, q] = -(p + q)
+    every_c: list = []  # (C, I(C)) for every c-subset C, in chunks, listed when first needed
+
+    def exact_c(r: np.ndarray) -> float:
+        if not every_c:
+            every_c.extend((rows, _inside(_members(rows, size), lines))
+                           for rows in _subsets(size, c, 1 << 16))  # fmt: skip
+        return max(float((r[rows].sum(axis=1) + inside).max()) for rows, inside in every_c)
+
     best = None
-    count = comb(size, b)
-    every = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(size), b)),
-                        dtype=np.int64, count=count * b).reshape(count, b)  # fmt: skip
-    for start in range(0, len(every), 1 << 18):
-        chunk = every[start : start + (1 << 18)]
-        member = np.zeros((len(chunk), size), dtype=np.float32)
-        np.put_along_axis(member, chunk, 1.0, axis=1)
-        inside = member[:, lines].prod(axis=2).sum(axis=1)  # I(B)
+    for chunk in _subsets(size, other, 1 << 18):
+        member = _members(chunk, size)
+        inside = _inside(member, lines)  # I(B)
         for subset in subsets:
             ones = np.zeros(size, dtype=np.int64)
             ones[subset] = 1
@@ -306,26 +341,33 @@ def split_maximum(d: int, split: tuple, subsets: list, most_c: int) -> int:
             for p in subset:
                 pairs[np.arange(size), third[p]] += 1
             r = member @ pairs
-            top = np.sort(r, axis=1)[:, size - c :].sum(axis=1) if c else np.zeros(len(r))
-            value = own + int((inside + top).max()) + most_c
-            best = value if best is None else max(best, value)
+            top = np.partition(r, size - c, axis=1)[:, size - c :].sum(axis=1) if c else 0 * inside
+            value = own + inside + top + most_c
+            for row in np.flatnonzero(value > claim):  # the pair's exact value
+                value[row] = own + inside[row] + exact_c(r[row])
+            found = int(value.max())
+            best = found if best is None else max(best, found)
     return int(best)
 
 
 def check_split_maximum(d: int, entry: dict, below: list[int], group: np.ndarray) -> list[str]:
     """Errors checking one entry {"split": [a, b, c], "bound": v, "orbits": subsets} of a
-    certificate's "split_maxima": the subsets hit every orbit of a-subsets once and the bound
-    computed from them is at most v."""
+    certificate's "split_maxima": the subsets, all of the size of one of the two largest parts,
+    hit every orbit of subsets of that size once and the bound computed from them is at most
+    v."""
     split, value, subsets = entry.get("split"), entry.get("bound"), entry.get("orbits")
     if not (isinstance(split, list) and len(split) == 3 and isinstance(value, int)
             and all(isinstance(x, int) and 0 <= x <= 3**d for x in split)
-            and isinstance(subsets, list)):  # fmt: skip
+            and isinstance(subsets, list) and subsets
+            and isinstance(subsets[0], list)):  # fmt: skip
         return [f"a split maximum needs a split of three parts of AG({d},3) and a bound"]
-    a, _, c = sorted(split, reverse=True)
-    why = _orbits_cover(d, a, subsets, group)
+    a, b, c = sorted(split, reverse=True)
+    if len(subsets[0]) not in (a, b):
+        return [f"S{tuple(split)}: orbits of {len(subsets[0])}-subsets, not of {a} or {b}"]
+    why = _orbits_cover(d, len(subsets[0]), subsets, group)
     if why is not None:
         return [f"S{tuple(split)}: {why}"]
-    found = split_maximum(d, tuple(split), subsets, below[c])
+    found = split_maximum(d, tuple(split), subsets, below[c], value)
     if found > value:
         return [f"S{tuple(split)} is bounded by {found} here, not {value}"]
     return []
