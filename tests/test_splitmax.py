@@ -179,3 +179,20 @@ def test_the_standalone_checker_refuses_a_wrong_split_maximum():
     assert split_check.check_split_maximum(3, {**entry, "orbits": smallest}, TABLE_3, group)
     short = [*orbits[:-1], orbits[-1][:-1]]
     assert split_check.check_split_maximum(3, {**entry, "orbits": short}, TABLE_3, group)
+
+
+def test_the_standalone_checker_checks_each_split_maximum_once(monkeypatch):
+    # the certificates of neighbouring n list the same split maxima: the second asks are answered
+    # from what the first found, for the same entry only
+    group = split_check.affine_group(2)
+    calls = []
+    inner = split_check._check_split_maximum
+    monkeypatch.setattr(split_check, "_CHECKED", {})
+    monkeypatch.setattr(split_check, "_check_split_maximum",
+                        lambda *args: calls.append(args) or inner(*args))  # fmt: skip
+    entry = {"split": [4, 4, 2], "bound": 9, "orbits": part_orbits(2, 4)}
+    assert split_check.check_split_maximum(2, entry, PLANE, group) == []
+    assert split_check.check_split_maximum(2, dict(entry), PLANE, group) == []
+    assert len(calls) == 1
+    assert split_check.check_split_maximum(2, {**entry, "bound": 8}, PLANE, group)
+    assert len(calls) == 2

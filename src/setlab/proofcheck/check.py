@@ -11,6 +11,7 @@ canonical labelling is bliss), and shares no code with setlab. See docs/certific
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import itertools
 import json
@@ -595,8 +596,10 @@ def deletion_rule(cards: int, previous: int, v: int, sense: str = "max") -> bool
     return (v + 1) - least_degree(cards, v + 1) > previous
 
 
+@functools.cache
 def load_sibling(module: str, function: str) -> Callable[..., list[str]] | None:
-    """``function`` of the checker file ``module``.py next to this one, or None if it is missing."""
+    """``function`` of the checker file ``module``.py next to this one, or None if it is missing
+    (loaded once: split_check.py remembers the split maxima it has checked)."""
     path = Path(__file__).with_name(f"{module}.py")
     if not path.exists():
         return None

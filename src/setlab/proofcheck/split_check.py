@@ -61,19 +61,32 @@ meets the three in p, q, z with p + q + z = 0, so the lines number
 
   I(A) + I(B) + I(C) + sum over z in C of r(z),   r(z) = #{(p, q) in A x B : p + q + z = 0},
 
-at most I(A) + I(B) + M_d(c) + (the c largest values of r); where that passes the bound to
-check, the pair (A, B) is given its exact value, I(A) + I(B) plus the most I(C) + (the sum of r
-over C) among all c-subsets C. The affine maps p -> Mp + u, q -> Mq + v, z -> Mz - u - v keep
-every term, so A runs over one subset of each orbit of the affine group AGL(d,3) on subsets of
-its size (the certificate's list; A is either of the two largest parts; checked to hit each
-orbit once, the orbit sizes |G| / |stabiliser| adding up to C(3^d, |A|), with G enumerated here
-as all invertible matrices and translations) and B over every subset of the size of the other.
+at most I(A) + I(B) + M_d(c) + (the c largest values of r). The affine maps p -> Mp + u,
+q -> Mq + v, z -> Mz - u - v keep every term, so A runs over one subset of each orbit of the
+affine group AGL(d,3) on subsets of its size (the certificate's list; A is either of the two
+largest parts; checked to hit each orbit once, the orbit sizes |G| / |stabiliser| adding up to
+C(3^d, |A|), with G enumerated here as all invertible matrices and translations) and B over
+every subset of the size of the other. The bound v is checked by a search with pruning:
+
+- B is Y, or G - Y when B holds more than half of G (N = 3^d points). With w(q, z) = 1 when
+  -(q + z) lies in A, r(z) is the sum of w(q, z) over q in B; for B = G - Y that is |A| minus
+  the sum over Y (each z has |A| partners q), so the c largest r are c|A| minus the c least
+  sums over Y. And I(G - Y) = N(N - 1)/6 - y(N - y)/2 - I(Y): the lines meeting Y number
+  y(N - 1)/2 (through its points) minus y(y - 1)/2 (through its pairs) plus I(Y).
+- Y grows one point at a time, in increasing order, keeping the sums over Y and I(Y). For
+  B = G - Y a larger Y only lowers I(B) and the c largest r, so the bound of a prefix bounds
+  every Y through it. For B = Y each point to come raises the c largest r by at most
+  min(c, |A|) (its |A| partners are distinct) and I(Y) by at most (j - 1) // 2 as the j-th
+  point, and the prefix's bound adds those. A prefix whose bound is at most v is dropped.
+- A whole Y still passing v gets the exact value I(A) + I(B) + the most I(C) + (r summed over
+  C) among all c-subsets C; S(a, b, c) <= v when none of those passes v.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import itertools
+import json
 from math import comb
 from pathlib import Path
 
@@ -289,8 +302,8 @@ def _orbits_cover(d: int, size: int, subsets: list, group: np.ndarray) -> str | 
 def _inside(member: np.ndarray, lines: np.ndarray) -> np.ndarray:
     """The lines inside each row's subset, ``member`` (K, 3^d) of 0/1."""
     if not len(lines):
-        return np.zeros(len(member), dtype=np.float32)
-    return member[:, lines].prod(axis=2).sum(axis=1)
+        return np.zeros(len(member), dtype=np.int64)
+    return member[:, lines].all(axis=2).sum(axis=1)
 
 
 def _subsets(size: int, k: int, chunk: int):
@@ -303,54 +316,122 @@ def _subsets(size: int, k: int, chunk: int):
         yield np.array(rows, dtype=np.int64).reshape(len(rows), k)
 
 
-def _members(rows: np.ndarray, size: int) -> np.ndarray:
-    """(K, size) of 0/1: row i marks the points of ``rows[i]``."""
-    member = np.zeros((len(rows), size), dtype=np.float32)
-    np.put_along_axis(member, rows, 1.0, axis=1)
+def _mark(rows: np.ndarray, size: int) -> np.ndarray:
+    """(K, size) booleans: row i marks the points of ``rows[i]``."""
+    member = np.zeros((len(rows), size), dtype=bool)
+    np.put_along_axis(member, rows, True, axis=1)
     return member
 
 
+def _largest(values: np.ndarray, c: int) -> np.ndarray:
+    """The sum of the c largest entries of each row."""
+    if c == 0:
+        return np.zeros(len(values), dtype=np.int64)
+    width = values.shape[1]
+    return np.partition(values, width - c, axis=1)[:, width - c :].sum(axis=1, dtype=np.int64)
+
+
+class _Search:
+    """The search for one A: Y grows point by point, in increasing order and level by level,
+    keeping r_Y(z) = #{q in Y : -(q + z) in A} and I(Y) for each prefix; a prefix lives on while
+    its bound passes the claim, and a whole Y passing it gets its exact value over C."""
+
+    def __init__(self, d: int, subset: list, other: int, c: int, most_c: int, claim: int):
+        self.size, self.lines = 3**d, _lines(d)
+        points = _points(d)
+        self.third = _index(-(points[:, None, :] + points[None, :, :]))  # -(p + q)
+        self.flip = other > self.size // 2  # B = G - Y, else B = Y
+        self.y = self.size - other if self.flip else other
+        self.a, self.c, self.most_c, self.claim = len(subset), c, most_c, claim
+        ones = np.zeros(self.size, dtype=bool)
+        ones[subset] = True
+        self.own = int(ones[self.lines].all(axis=1).sum())  # I(A)
+        self.w = np.zeros((self.size, self.size), dtype=np.int16)  # w[q, z]: -(q + z) in A
+        for p in subset:
+            self.w[np.arange(self.size), self.third[p]] = 1
+        # the most the points k + 1..y of Y can add to the bound: each raises the c largest
+        # r_B by at most min(c, |A|) and lies on at most (j - 1) // 2 lines of the j - 1 points
+        # before it; nothing when B = G - Y (I(B) and the c largest r_B only fall)
+        per_point = min(c, self.a)
+        self.gain = [0 if self.flip else sum(per_point + j // 2 for j in range(k, self.y))
+                     for k in range(self.y + 1)]  # fmt: skip
+        self.found = claim
+        self._every_c: list = []
+
+    def bound(self, r: np.ndarray, inside: np.ndarray, k: int) -> tuple:
+        """(the bound of each prefix, I(B) for a whole Y)."""
+        if self.flip:  # I(G - Y) by the identity; r_B = |A| - r_Y: its c largest from r's least
+            i_b = len(self.lines) - self.y * (self.size - self.y) // 2 - inside
+            top = self.c * self.a + _largest(-r, self.c)
+        else:
+            i_b, top = inside, _largest(r, self.c)
+        return self.own + i_b + self.most_c + top + self.gain[k], i_b
+
+    def exact_c(self, r_b: np.ndarray) -> int:
+        """The most I(C) + (r_B summed over C) among the c-subsets C."""
+        if not self._every_c:
+            self._every_c = [(rows, _inside(_mark(rows, self.size), self.lines))
+                             for rows in _subsets(self.size, self.c, 1 << 16)]  # fmt: skip
+        return max(int((r_b[rows].sum(axis=1) + inside).max()) for rows, inside in self._every_c)
+
+    def grow(self, member, r, inside, last, k: int) -> None:
+        """Extend the prefixes of k points (their largest: ``last``) by one larger point each."""
+        if k == self.y:
+            crude, i_b = self.bound(r, inside, k)
+            for row in np.flatnonzero(crude > self.claim):  # the pair's exact value
+                r_b = self.a - r[row] if self.flip else r[row]
+                self.found = max(self.found, self.own + int(i_b[row]) + self.exact_c(r_b))
+            return
+        children = []
+        for q in range(self.size - (self.y - k) + 1):
+            rows = np.flatnonzero(last < q)
+            if not len(rows):
+                continue
+            mem = member[rows]
+            added = (mem & mem[:, self.third[:, q]]).sum(axis=1) // 2  # lines {u, w, q} in Y
+            mem[:, q] = True
+            grown = (mem, r[rows] + self.w[q], inside[rows] + added)
+            alive = self.bound(grown[1], grown[2], k + 1)[0] > self.claim
+            if alive.any():
+                children.append((*(part[alive] for part in grown), q))
+        if not children:
+            return
+        member, r, inside = (np.concatenate([ch[i] for ch in children]) for i in range(3))
+        last = np.concatenate([np.full(len(ch[0]), ch[3]) for ch in children])
+        for start in range(0, len(last), 1 << 14):
+            part = slice(start, start + (1 << 14))
+            self.grow(member[part], r[part], inside[part], last[part], k + 1)
+
+
 def split_maximum(d: int, split: tuple, subsets: list, most_c: int, claim: int) -> int:
-    """A bound on S(a, b, c) that is at most ``claim`` exactly when S(a, b, c) is: over A in
-    ``subsets`` (one subset per orbit, of the size of one of the two largest parts) and B every
-    subset of the size of the other, I(A) + I(B) + most_c + (the c largest r(z)) where that is
-    at most ``claim``, else the pair's exact value I(A) + I(B) + the most I(C) + (r summed over
-    C) among all c-subsets C (the module docstring)."""
+    """S(a, b, c) if it passes ``claim``, else ``claim``: the search of the module docstring
+    ("Split maxima") with A over ``subsets`` (one subset per orbit, of the size of one of the two
+    largest parts) and B over the subsets of the size of the other."""
     a, b, c = sorted(split, reverse=True)
     other = b if len(subsets[0]) == a else a
-    size, lines = 3**d, _lines(d)
-    points = _points(d)
-    third = _index(-(points[:, None, :] + points[None, :, :]))  # third[p, q] = -(p + q)
-    every_c: list = []  # (C, I(C)) for every c-subset C, in chunks, listed when first needed
+    found = claim
+    for subset in subsets:
+        search = _Search(d, subset, other, c, most_c, claim)
+        size = search.size
+        search.grow(np.zeros((1, size), dtype=bool), np.zeros((1, size), dtype=np.int16),
+                    np.zeros(1, dtype=np.int64), np.full(1, -1), 0)  # fmt: skip
+        found = max(found, search.found)
+    return found
 
-    def exact_c(r: np.ndarray) -> float:
-        if not every_c:
-            every_c.extend((rows, _inside(_members(rows, size), lines))
-                           for rows in _subsets(size, c, 1 << 16))  # fmt: skip
-        return max(float((r[rows].sum(axis=1) + inside).max()) for rows, inside in every_c)
 
-    best = None
-    for chunk in _subsets(size, other, 1 << 18):
-        member = _members(chunk, size)
-        inside = _inside(member, lines)  # I(B)
-        for subset in subsets:
-            ones = np.zeros(size, dtype=np.int64)
-            ones[subset] = 1
-            own = int(ones[lines].prod(axis=1).sum())  # I(A)
-            pairs = np.zeros((size, size), dtype=np.float32)  # pairs[q, z]: p in A, p + q + z = 0
-            for p in subset:
-                pairs[np.arange(size), third[p]] += 1
-            r = member @ pairs
-            top = np.partition(r, size - c, axis=1)[:, size - c :].sum(axis=1) if c else 0 * inside
-            value = own + inside + top + most_c
-            for row in np.flatnonzero(value > claim):  # the pair's exact value
-                value[row] = own + inside[row] + exact_c(r[row])
-            found = int(value.max())
-            best = found if best is None else max(best, found)
-    return int(best)
+_CHECKED: dict[str, list[str]] = {}  # the errors of each entry checked, by its whole input
 
 
 def check_split_maximum(d: int, entry: dict, below: list[int], group: np.ndarray) -> list[str]:
+    """:func:`_check_split_maximum`, once for each input: the certificates of neighbouring n
+    list many of the same split maxima, and an entry's check depends on nothing else."""
+    key = json.dumps([d, entry, below], sort_keys=True, default=int)
+    if key not in _CHECKED:
+        _CHECKED[key] = _check_split_maximum(d, entry, below, group)
+    return _CHECKED[key]
+
+
+def _check_split_maximum(d: int, entry: dict, below: list[int], group: np.ndarray) -> list[str]:
     """Errors checking one entry {"split": [a, b, c], "bound": v, "orbits": subsets} of a
     certificate's "split_maxima": the subsets, all of the size of one of the two largest parts,
     hit every orbit of subsets of that size once and the bound computed from them is at most
