@@ -3,11 +3,11 @@ split reading them from the store: what a resumed table, the other worker of its
 later table save (docs/maxsets.md).
 
 The split's sharpened step (``split_upper_bound`` with the table's guide) bounds some split
-maxima S(a, b, c) of AG(4,3) by an exhaustive search, minutes each; they are kept in the store
-(``split_maxima_job``). This script runs the split of each n asked twice, in the same run,
-first on a store without them (the baseline), then on the same store, and prints the bound
-proven, the split maxima searched and read, the seconds of each run, their ratio and peak
-memory. Both runs must prove the same bound.
+maxima S(a, b, c) of AG(4,3) by an exhaustive search (minutes each with the first version,
+seconds since); they are kept in the store (``split_maxima_job``). This script runs the split
+of each n asked twice, in the same run, first on a store without them (the baseline), then
+on the same store, and prints the bound proven, the split maxima searched and read, the
+seconds of each run, their ratio and peak memory. Both runs must prove the same bound.
 
     python benchmarks/split_maxima_store.py [--store STORE] [n ...]   (default n = 147)
 
