@@ -336,10 +336,12 @@ class _Search:
     keeping r_Y(z) = #{q in Y : -(q + z) in A} and I(Y) for each prefix; a prefix lives on while
     its bound passes the claim, and a whole Y passing it gets its exact value over C."""
 
-    def __init__(self, d: int, subset: list, other: int, c: int, most_c: int, claim: int):
-        self.size, self.lines = 3**d, _lines(d)
-        points = _points(d)
-        self.third = _index(-(points[:, None, :] + points[None, :, :]))  # -(p + q)
+    def __init__(self, d: int, subset: list, other: int, c: int, most_c: int, claim: int,
+                 shared: dict):  # fmt: skip
+        # shared by the searches of one split: the lines, third[p, q] = -(p + q), and every
+        # c-subset C with I(C) (listed when first needed)
+        self.size, self.lines, self.third = 3**d, shared["lines"], shared["third"]
+        self.shared = shared
         self.flip = other > self.size // 2  # B = G - Y, else B = Y
         self.y = self.size - other if self.flip else other
         self.a, self.c, self.most_c, self.claim = len(subset), c, most_c, claim
@@ -356,7 +358,6 @@ class _Search:
         self.gain = [0 if self.flip else sum(per_point + j // 2 for j in range(k, self.y))
                      for k in range(self.y + 1)]  # fmt: skip
         self.found = claim
-        self._every_c: list = []
 
     def bound(self, r: np.ndarray, inside: np.ndarray, k: int) -> tuple:
         """(the bound of each prefix, I(B) for a whole Y)."""
@@ -369,10 +370,11 @@ class _Search:
 
     def exact_c(self, r_b: np.ndarray) -> int:
         """The most I(C) + (r_B summed over C) among the c-subsets C."""
-        if not self._every_c:
-            self._every_c = [(rows, _inside(_mark(rows, self.size), self.lines))
-                             for rows in _subsets(self.size, self.c, 1 << 16)]  # fmt: skip
-        return max(int((r_b[rows].sum(axis=1) + inside).max()) for rows, inside in self._every_c)
+        if "every_c" not in self.shared:
+            self.shared["every_c"] = [(rows, _inside(_mark(rows, self.size), self.lines))
+                                      for rows in _subsets(self.size, self.c, 1 << 16)]  # fmt: skip
+        every_c = self.shared["every_c"]
+        return max(int((r_b[rows].sum(axis=1) + inside).max()) for rows, inside in every_c)
 
     def grow(self, member, r, inside, last, k: int) -> None:
         """Extend the prefixes of k points (their largest: ``last``) by one larger point each."""
@@ -409,9 +411,11 @@ def split_maximum(d: int, split: tuple, subsets: list, most_c: int, claim: int) 
     largest parts) and B over the subsets of the size of the other."""
     a, b, c = sorted(split, reverse=True)
     other = b if len(subsets[0]) == a else a
+    points = _points(d)
+    shared = {"lines": _lines(d), "third": _index(-(points[:, None, :] + points[None, :, :]))}
     found = claim
     for subset in subsets:
-        search = _Search(d, subset, other, c, most_c, claim)
+        search = _Search(d, subset, other, c, most_c, claim, shared)
         size = search.size
         search.grow(np.zeros((1, size), dtype=bool), np.zeros((1, size), dtype=np.int16),
                     np.zeros(1, dtype=np.int64), np.full(1, -1), 0)  # fmt: skip
