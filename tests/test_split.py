@@ -21,6 +21,7 @@ from setlab.extremal.split import (
 from setlab.extremal.split import (
     _Optima,
     covers,
+    middle_patterns,
     middle_types,
     pencil_bound,
     pencil_maximum,
@@ -357,6 +358,7 @@ def test_the_middle_case_lists_the_pencil_of_every_real_configuration(data):
     value = count_sets(board, 4) - 1
     assert pencil_bound(cells, 4, most, below) > value
     assert quad in middle_types(4, len(board), t, most, below, value)
+    assert cells in middle_patterns(4, len(board), t, most, below, value, quads=[quad])
     theirs = split_check.middle_quadruples(4, len(board), t, most, below, value)
     assert tuple(sorted(quad)) in theirs
 
@@ -444,6 +446,42 @@ def test_covering_counts_classes():
     assert split_check._covers([[8, 6, 6], [8, 6, 6]], 8, tuple(sorted(quad)))
     assert not split_check._covers([[8, 6, 6], [8, 6, 6]], 7, tuple(sorted(quad)))
     assert not split_check._covers([[7, 7, 6], [7, 7, 6]], None, tuple(sorted(quad)))
+
+
+def test_a_middle_case_left_open_is_tried_again_with_sharper_split_maxima(monkeypatch):
+    # M_4(20) <= 47 (theta = 6, top = 8): pretend t = 7 leaves its first quadruple unrefuted
+    # until S(4, 4, 2) is bounded. The record asks for the pencils behind that quadruple (all
+    # of them past 47, as middle_patterns lists them), tries t = 7 again with the bound, and
+    # lists the bound, which setlab and the checker then recompute.
+    real = split_module._cover_middle
+    asked = []
+
+    def cover(properties, cards, threshold, known_max, t, quads):
+        entries, left = real(properties, cards, threshold, known_max, t, quads)
+        if t == 7 and not asked:
+            return entries, [quads[0]]
+        return entries, left
+
+    def sharpen(t, quads):
+        asked.append((t, quads))
+        patterns = middle_patterns(4, 20, t, most, below, 47, quads=quads)
+        assert patterns and all(pencil_bound(c, 4, most, below) > 47 for c in patterns)
+        return {(4, 4, 2): int(exact_split_maxima(2)[4, 4, 2])}
+
+    monkeypatch.setattr(split_module, "_cover_middle", cover)
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    pencils = two_big_hyperplanes(4, 20, 8, most, below, floor=47)
+    quads = middle_types(4, 20, 7, most, below, 47)
+    assert split_module._record(4, 20, 48, TABLE_3, PLANE, 6, pencils, 8) is None
+    asked.clear()
+    record = split_module._record(4, 20, 48, TABLE_3, PLANE, 6, pencils, 8, None, sharpen)
+    assert asked == [(7, [quads[0]])]
+    assert record["split_maxima"] == [[4, 4, 2, 9]]
+    assert [entry["big"] for entry in record["middle"]] == [7, 8]
+    assert verify_split_bound(record)
+    asked.clear()  # a sharpening that finds nothing leaves the case open
+    nothing = split_module._record(4, 20, 48, TABLE_3, PLANE, 6, pencils, 8, None, lambda t, q: {})
+    assert nothing is None
 
 
 def test_split_maxima_are_searched_once_and_kept_in_the_store(tmp_path):

@@ -48,7 +48,7 @@ import itertools
 import json
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,7 @@ __all__ = [
     "SHARPEN_LIMIT",
     "cover_middle_case",
     "covers",
+    "middle_patterns",
     "middle_types",
     "pencil_bound",
     "pencil_maximum",
@@ -288,8 +289,9 @@ def _middle_types(
     # The pencils of the split's middle case with row 0 holding row0 points (the most of the
     # rows), column 0 exactly t (the most of the columns), the diagonal classes' types in
     # diagonal (no part above t) and a bound above value: their four class types (rows,
-    # columns, then the two diagonal classes in increasing order; each largest part first) as
-    # rows of out, 12 numbers each. Returns how many, or -1 when out is too small.
+    # columns, then the two diagonal classes in increasing order; each largest part first) and
+    # then their nine cells as rows of out, 21 numbers each. Returns how many, or -1 when out
+    # is too small.
     top = below.shape[0] - 1
     cells = np.zeros(((top + 1) ** 4, 9), np.int64)
     rows, columns = np.zeros(3, np.int64), np.zeros(3, np.int64)
@@ -326,6 +328,7 @@ def _middle_types(
                         break
                 out[k, 6:9] = second if swap else first
                 out[k, 9:12] = first if swap else second
+                out[k, 12:21] = s
                 k += 1
     return k
 
@@ -511,27 +514,79 @@ def middle_types(
     >>> middle_types(3, 12, 8, plane, [0, 0, 0, 1], 13)
     []
     """
+    found = _middle_pencils(properties, cards, t, most, most_below, value, split_most)
+    return sorted({_quadruple(row) for row in found})
+
+
+def middle_patterns(
+    properties: int,
+    cards: int,
+    t: int,
+    most: Sequence[int],
+    most_below: Sequence[int],
+    value: int,
+    split_most: np.ndarray | None = None,
+    quads: Sequence[tuple[tuple[int, int, int], ...]] | None = None,
+) -> list[list[int]]:
+    """The cell sizes of the pencils :func:`middle_types` lists the types of (``cells[3i + j]``
+    at (i, j) of the plane, as :func:`pencil_bound` takes them): those of the quadruples
+    ``quads`` only, when given. The split sharpens the split maxima of their hyperplanes where
+    a quadruple's program is not refuted.
+
+    Examples
+    --------
+    The pencils behind the quadruple of :func:`middle_types`' example: row 0 (cells 0, 1, 2)
+    is the full plane, and column 0 (cells 0, 3, 6) holds the other three points too.
+
+    >>> plane = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12]  # M_2(k)
+    >>> middle_patterns(3, 12, 6, plane, [0, 0, 0, 1], 13)
+    [[3, 3, 3, 1, 0, 0, 2, 0, 0], [3, 3, 3, 2, 0, 0, 1, 0, 0]]
+    """
+    found = _middle_pencils(properties, cards, t, most, most_below, value, split_most)
+    wanted = None if quads is None else set(quads)
+    patterns = {
+        tuple(int(v) for v in row[12:])
+        for row in found
+        if wanted is None or _quadruple(row) in wanted
+    }
+    return [list(cells) for cells in sorted(patterns)]
+
+
+def _quadruple(row: np.ndarray) -> tuple[tuple[int, int, int], ...]:
+    """The four class types of one row of :func:`_middle_pencils`."""
+    return tuple((int(a), int(b), int(c)) for a, b, c in row[:12].reshape(4, 3))
+
+
+def _middle_pencils(
+    properties: int,
+    cards: int,
+    t: int,
+    most: Sequence[int],
+    most_below: Sequence[int],
+    value: int,
+    split_most: np.ndarray | None = None,
+) -> np.ndarray:
+    """The distinct rows of the kernel :func:`_middle_types` over every size of row 0: four
+    class types and nine cells per pencil of the middle case at t past ``value``."""
     flat = deck_size(properties - 1)
     if not 0 <= t <= flat:
-        return []
+        return np.zeros((0, 21), dtype=np.int64)
     tables = _tables(properties, cards, most, most_below, split_most)
     allowed = tables[-1] >= 0
     diagonal = allowed.copy()
     for h0, h1 in itertools.product(range(flat + 1), repeat=2):
         diagonal[h0, h1] &= max(h0, h1, cards - h0 - h1) <= t
-    found: set[tuple[tuple[int, int, int], ...]] = set()
-    out = np.zeros((1 << 16, 12), dtype=np.int64)
+    found = [np.zeros((0, 21), dtype=np.int64)]
+    out = np.zeros((1 << 16, 21), dtype=np.int64)
     for row0 in range(t, min(flat, cards) + 1):
         while True:
             with interrupts_held():
                 count = _middle_types(cards, row0, t, value, allowed, diagonal, PLANE, *tables, out)
             if count >= 0:
                 break
-            out = np.zeros((2 * len(out), 12), dtype=np.int64)
-        for row in np.unique(out[:count], axis=0):
-            quad = row.reshape(4, 3)
-            found.add(tuple((int(a), int(b), int(c)) for a, b, c in quad))
-    return sorted(found)
+            out = np.zeros((2 * len(out), 21), dtype=np.int64)
+        found.append(np.unique(out[:count], axis=0))
+    return np.concatenate(found)
 
 
 def _tables_for(
@@ -677,29 +732,44 @@ def _record(
     theta: int,
     pencils: tuple[int, list[int] | None] | None,
     top: int | None = None,
-    split_maxima: Mapping[tuple[int, int, int], int] | None = None,
+    split_maxima: dict[tuple[int, int, int], int] | None = None,
+    sharpen: Callable[[int, list[tuple[tuple[int, int, int], ...]]], dict] | None = None,
 ) -> dict[str, Any] | None:
     """The split's record at ``theta`` and ``top`` (default theta), or None; ``pencils``: the
     pencil maximum above top, if known; ``split_maxima``: proven bounds on split maxima of
-    AG(P-1,3) the pencils use (recorded as [a, b, c, bound])."""
+    AG(P-1,3) the pencils use (recorded as [a, b, c, bound]). Where the middle case at some t
+    leaves quadruples no program refutes, ``sharpen(t, quadruples)``, if given, may return more
+    bounds on split maxima (a mapping like ``split_maxima``; empty when it has none): the case
+    at t is then tried again with them. A bound added later only shrinks the pencils' bounds,
+    so the programs of an earlier t (and the pencils above top) still cover what the final
+    bounds leave."""
     top = theta if top is None else top
     most, most_below = _tables_for(properties, known_max, known_below)
-    table = split_table(properties - 2, split_maxima) if split_maxima else None
+    split_maxima = {} if split_maxima is None else split_maxima
+
+    def table() -> np.ndarray | None:
+        return split_table(properties - 2, split_maxima) if split_maxima else None
+
     if pencils is None:
         pencils = two_big_hyperplanes(
-            properties, cards, top, most, most_below, floor=threshold - 1, split_most=table
+            properties, cards, top, most, most_below, floor=threshold - 1, split_most=table()
         )
     largest, pattern = pencils
     if largest >= threshold:
         return None
     middle: list[dict[str, Any]] = []
     for t in range(theta + 1, top + 1):
-        quads = middle_types(
-            properties, cards, t, most, most_below, threshold - 1, split_most=table
-        )
-        entries = cover_middle_case(properties, cards, threshold, known_max, t, quads)
-        if entries is None:
-            return None
+        while True:
+            quads = middle_types(
+                properties, cards, t, most, most_below, threshold - 1, split_most=table()
+            )
+            entries, left = _cover_middle(properties, cards, threshold, known_max, t, quads)
+            if not left:
+                break
+            sharper = {} if sharpen is None else sharpen(t, left)
+            if not sharper:
+                return None
+            split_maxima.update(sharper)
         middle += entries
     program = prove_max_bound(properties, cards, threshold, known_max, big=theta)
     if program is None:
@@ -718,7 +788,7 @@ def _record(
             "known_below": {str(k): v for k, v in sorted(known_below.items())},
         },
         "middle": middle,
-        "split_maxima": [[*split, int(v)] for split, v in sorted((split_maxima or {}).items())],
+        "split_maxima": [[*split, int(v)] for split, v in sorted(split_maxima.items())],
     }
 
 
@@ -807,7 +877,7 @@ def split_upper_bound(
     return best, record
 
 
-SPLIT_VERSION = 5
+SPLIT_VERSION = 6
 """Bumped whenever :func:`split_upper_bound` changes what it proves: it names the checkpoints of
 :func:`split_bounds`, so a job interrupted under older code is started afresh."""
 
@@ -819,7 +889,7 @@ def split_job(properties: int, known_max: Mapping[int, int], known_below: Mappin
     Examples
     --------
     >>> split_job(3, {3: 1}, {}) == split_job(3, {3: 1}, {}), split_job(3, {3: 1}, {})[:9]
-    (True, 'split-v5/')
+    (True, 'split-v6/')
     """
     tables = json.dumps([sorted(known_max.items()), sorted(known_below.items())])
     digest = hashlib.sha256(tables.encode()).hexdigest()[:16]
@@ -969,9 +1039,12 @@ def _sharpened_split(
     the pencils above top pass the target even with the guide's values they pass it with any
     bound there can be (that top is skipped unsearched). At a top that may close, the loop is:
     take a pattern past the target, bound exhaustively the split maxima of its hyperplanes that
-    the guide says may drop, and search again, until no pattern passes (then the middle case
-    runs with the same bounds) or no hyperplane of the pattern can drop, or
-    :data:`SHARPEN_LIMIT` is reached. ``exhaustive`` keeps the bounds computed, for the next
+    the guide says may drop, and search again, until no pattern passes or no hyperplane of the
+    pattern can drop, or :data:`SHARPEN_LIMIT` is reached. Then the middle case runs with the
+    same bounds, and where a quadruple of types is left that no program refutes, the pencils
+    behind it (:func:`middle_patterns`) are sharpened the same way and the case is tried again
+    (M(152) of AG(5,3): three split maxima of one such pencil, [[27, 27, 18], [26, 7, 7],
+    [17, 6, 17]], take 2632 to 2631). ``exhaustive`` keeps the bounds computed, for the next
     target of the same n; a split too large to search keeps its old bound. ``store`` shares
     them with every other n and run (:func:`split_maxima_job`).
     """
@@ -985,31 +1058,46 @@ def _sharpened_split(
         return two_big_hyperplanes(properties, cards, top, most, most_below, floor=target,
                                    cutoff=target, split_most=table)  # fmt: skip
 
+    def sharpen(patterns: Sequence[Sequence[int]]) -> bool:
+        # Bound the split maxima of the patterns' hyperplanes where the guide says they may
+        # drop (its counts are at most the true maxima); True when one did drop.
+        table = split_table(properties - 2, exhaustive)
+        splits = {
+            tuple(sorted(np.asarray(cells)[line].tolist(), reverse=True))
+            for cells in patterns
+            for line in PLANE
+        }
+        new = [
+            split
+            for split in sorted(splits)
+            if split not in exhaustive and guide.get(split, 10**6) < min(base[split], table[split])
+        ]
+        if not new or len(exhaustive) + len(new) > SHARPEN_LIMIT:
+            return False
+        for split in new:
+            found = _remembered_split_maximum(properties - 2, split, most_below, store)
+            exhaustive[split] = int(base[split]) if found is None else found
+        return any(exhaustive[split] < min(base[split], table[split]) for split in new)
+
+    def useful() -> dict[tuple[int, int, int], int]:  # the bounds that sharpen the pencils
+        return {split: v for split, v in exhaustive.items() if v < base[split]}
+
+    def middle(t: int, quads: list[tuple[tuple[int, int, int], ...]]) -> dict:
+        # the middle case at t leaves quads: sharpen the hyperplanes of their pencils
+        table = split_table(properties - 2, exhaustive)
+        patterns = middle_patterns(properties, cards, t, most, most_below, target, table, quads)
+        return useful() if sharpen(patterns) else {}
+
     for top in _hopeful_tops(properties, cards, target, known_max, known_below, optima, guide):
-        while True:
-            table = split_table(properties - 2, exhaustive)
-            largest, pattern = pencils(top, table)
-            if largest <= target or pattern is None:
-                break
-            cells = np.asarray(pattern)
-            splits = {tuple(sorted(cells[line].tolist(), reverse=True)) for line in PLANE}
-            new = [
-                split
-                for split in sorted(splits)
-                if split not in exhaustive
-                and guide.get(split, 10**6) < min(base[split], table[split])
-            ]
-            if not new or len(exhaustive) + len(new) > SHARPEN_LIMIT:
-                break
-            for split in new:
-                found = _remembered_split_maximum(properties - 2, split, most_below, store)
-                exhaustive[split] = int(base[split]) if found is None else found
-        if largest <= target:
-            useful = {s: v for s, v in exhaustive.items() if v < base[s]}
-            record = _record(properties, cards, target + 1, known_max, known_below, theta,
-                             (largest, pattern), top, useful)  # fmt: skip
-            if record is not None:
-                return record
+        largest, pattern = pencils(top, split_table(properties - 2, exhaustive))
+        while largest > target and pattern is not None and sharpen([pattern]):
+            largest, pattern = pencils(top, split_table(properties - 2, exhaustive))
+        if largest > target:
+            continue
+        record = _record(properties, cards, target + 1, known_max, known_below, theta,
+                         (largest, pattern), top, useful(), middle)  # fmt: skip
+        if record is not None:
+            return record
     return None
 
 
@@ -1130,6 +1218,21 @@ def cover_middle_case(
     >>> [(r["forced"], r["ceiling"]) for r in found]
     [([[5, 4, 3], [5, 4, 3]], 5)]
     """
+    entries, left = _cover_middle(properties, cards, threshold, known_max, t, quads)
+    return None if left else entries
+
+
+def _cover_middle(
+    properties: int,
+    cards: int,
+    threshold: int,
+    known_max: dict[int, int],
+    t: int,
+    quads: Sequence[tuple[tuple[int, int, int], ...]],
+) -> tuple[list[dict[str, Any]], list[tuple[tuple[int, int, int], ...]]]:
+    """:func:`cover_middle_case`'s programs and the quadruples they leave: at the first pair
+    of types whose programs are not all refuted, its quadruples no program refutes (the
+    programs found so far are returned too, and nothing further is tried)."""
     pairs: dict[tuple[tuple[int, int, int], ...], list[tuple[tuple[int, int, int], ...]]] = {}
     for quad in quads:  # the program forces types, not which class is the row
         pairs.setdefault(tuple(sorted(quad[:2], reverse=True)), []).append(quad)
@@ -1157,9 +1260,10 @@ def cover_middle_case(
             continue
         if relaxed(pair) and refuted(pair):
             continue
-        if not all(refuted(quad) for quad in group) and not refuted(pair):
-            return None
-    return entries
+        failed = next((i for i, quad in enumerate(group) if not refuted(quad)), None)
+        if failed is not None and not refuted(pair):  # these quadruples stay uncovered
+            return entries, [group[failed], *(q for q in group[failed + 1 :] if not refuted(q))]
+    return entries, []
 
 
 def covers(
