@@ -33,6 +33,7 @@ from setlab.extremal.split import (
     two_big_hyperplanes,
     verify_split_bound,
 )
+from setlab.extremal.splitmax import split_table
 from setlab.find import count_sets
 from setlab.geometry import digits, linear_forms
 from setlab.store import Store
@@ -482,6 +483,112 @@ def test_a_middle_case_left_open_is_tried_again_with_sharper_split_maxima(monkey
     asked.clear()  # a sharpening that finds nothing leaves the case open
     nothing = split_module._record(4, 20, 48, TABLE_3, PLANE, 6, pencils, 8, None, lambda t, q: {})
     assert nothing is None
+
+
+def _exact_split_maxima_of_ag33() -> dict[tuple[int, int, int], int]:
+    exact = exact_split_maxima(2)
+    return {(a, b, c): int(exact[a, b, c]) for a, b, c in itertools.product(range(10), repeat=3)}
+
+
+@given(
+    st.sampled_from([(25, 10, 72), (26, 10, 82), (27, 10, 93), (29, 11, 93), (32, 12, 114)]),
+    st.integers(0, 2**32 - 1),
+)
+@settings(max_examples=15, deadline=None)
+def test_middle_quadruples_only_grow_with_the_split_maxima(case, seed):
+    # The guide's gate rests on this: a quadruple past the value with split maxima S stays past
+    # it with any larger bounds (here the exact S of AG(3,3), S raised at random, and none).
+    # The cases are ones where the exact S removes quadruples the others leave.
+    cards, t, value = case
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    exact = _exact_split_maxima_of_ag33()
+    rng = np.random.default_rng(seed)
+    raised = {split: v + int(rng.integers(0, 3)) for split, v in exact.items()}
+    found = [
+        set(middle_types(4, cards, t, most, below, value, split_most=split_table(2, maxima)))
+        for maxima in (exact, raised)
+    ]
+    plain = set(middle_types(4, cards, t, most, below, value))
+    assert found[0] <= found[1] <= plain
+    assert found[0] != plain
+
+
+def test_a_middle_case_the_guide_cannot_close_searches_no_split_maximum(monkeypatch):
+    # M_4(20) <= 47 at theta = 6, top = 8, with t = 7 made to leave its first quadruple (as in
+    # the test above). The hyperplanes of its pencils split 2 + 2 + 2, 3 + 2 + 2 and 3 + 3 + 2
+    # points of AG(3,3). A guide (lower bounds on S) below S(3, 3, 2) = 8 lets an exhaustive
+    # bound on it look worth searching. At 7 the quadruple still passes 47, so no bound can
+    # close the case and nothing is searched; at 5 it does not pass, so S(3, 3, 2) is searched
+    # (and stays 8: the case stays open either way).
+    real, searched = split_module._cover_middle, []
+    remembered = split_module._remembered_split_maximum
+
+    def search(dimension, split, most, store):
+        searched.append(split)
+        return remembered(dimension, split, most, store)
+
+    class Optima:
+        def largest_below(self, threshold):
+            return 6
+
+    monkeypatch.setattr(split_module, "_remembered_split_maximum", search)
+    monkeypatch.setattr(split_module, "_hopeful_tops", lambda *args: [8])
+    exact = _exact_split_maxima_of_ag33()
+    assert exact[3, 3, 2] == 8
+    for guess, expected in ((7, []), (5, [(3, 3, 2)])):
+        guide = {split: guess if sorted(split) == [2, 3, 3] else v for split, v in exact.items()}
+        left: list[int] = []
+
+        def cover(properties, cards, threshold, known_max, t, quads, left=left):
+            entries, rest = real(properties, cards, threshold, known_max, t, quads)
+            if t == 7 and not left:
+                left.append(t)
+                return entries, [quads[0]]
+            return entries, rest
+
+        monkeypatch.setattr(split_module, "_cover_middle", cover)
+        searched.clear()
+        found = split_module._sharpened_split(4, 20, 47, TABLE_3, PLANE, Optima(), guide, {}, None)
+        assert found is None and left == [7]
+        assert searched == expected
+
+
+TYPES = st.sampled_from([(9, 2, 1), (6, 3, 3), (5, 4, 3), (4, 4, 4), (7, 3, 2), (6, 4, 2)])
+
+
+@given(
+    st.lists(st.lists(TYPES, min_size=1, max_size=4), max_size=6),
+    st.lists(TYPES, min_size=4, max_size=4),
+)
+@settings(max_examples=300, deadline=None)
+def test_the_middle_case_index_of_programs_agrees_with_covers(programs, quad):
+    # _cover_middle asks whether any program refuted so far covers a quadruple through an
+    # index of their forced types; each program's ceiling is its largest part forced.
+    done = {split_module._kinds(forced) for forced in programs}
+    expected = any(covers(forced, quad, max(map(max, forced))) for forced in programs)
+    assert split_module._covered(quad, done) == expected
+
+
+def test_the_middle_case_solves_each_forced_program_once(monkeypatch):
+    # The plain middle case and every top the split maxima may close meet the same programs:
+    # a second pass over the quadruples of M_4(20) <= 47 at t = 7 solves nothing, and returns
+    # equal records that are not the cached ones.
+    split_module._forced_refutation.cache_clear()
+    split_module._forced_relaxation_infeasible.cache_clear()
+    real, solved = split_module.prove_max_bound, []
+
+    def solve(*args, **kwargs):
+        solved.append(kwargs["forced"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(split_module, "prove_max_bound", solve)
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    quads = middle_types(4, 20, 7, most, below, 47)
+    first = split_module.cover_middle_case(4, 20, 48, TABLE_3, 7, quads)
+    count = len(solved)
+    second = split_module.cover_middle_case(4, 20, 48, TABLE_3, 7, quads)
+    assert first and first == second and first[0] is not second[0]
+    assert count > 0 and len(solved) == count
 
 
 def test_split_maxima_are_searched_once_and_kept_in_the_store(tmp_path):

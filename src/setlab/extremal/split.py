@@ -1044,15 +1044,17 @@ def _sharpened_split(
     same bounds, and where a quadruple of types is left that no program refutes, the pencils
     behind it (:func:`middle_patterns`) are sharpened the same way and the case is tried again
     (M(152) of AG(5,3): three split maxima of one such pencil, [[27, 27, 18], [26, 7, 7],
-    [17, 6, 17]], take 2632 to 2631). ``exhaustive`` keeps the bounds computed, for the next
-    target of the same n; a split too large to search keeps its old bound. ``store`` shares
-    them with every other n and run (:func:`split_maxima_job`).
+    [17, 6, 17]], take 2632 to 2631), unless a quadruple left passes the target even with the
+    guide's values: then no bound can close the case. ``exhaustive`` keeps the bounds
+    computed, for the next target of the same n; a split too large to search keeps its old
+    bound. ``store`` shares them with every other n and run (:func:`split_maxima_job`).
     """
     theta = optima.largest_below(target + 1)
     if theta is None:
         return None
     most, most_below = _tables_for(properties, known_max, known_below)
     base = _tables(properties, cards, most, most_below)[3]  # the bounds without split maxima
+    hopeful = split_table(properties - 2, guide)  # at most every bound on split maxima
 
     def pencils(top: int, table: np.ndarray) -> tuple[int, list[int] | None]:
         return two_big_hyperplanes(properties, cards, top, most, most_below, floor=target,
@@ -1083,7 +1085,13 @@ def _sharpened_split(
         return {split: v for split, v in exhaustive.items() if v < base[split]}
 
     def middle(t: int, quads: list[tuple[tuple[int, int, int], ...]]) -> dict:
-        # the middle case at t leaves quads: sharpen the hyperplanes of their pencils
+        # The middle case at t leaves quads: sharpen the hyperplanes of their pencils. A
+        # quadruple's program does not depend on split maxima, and the guide's values are at
+        # most the true ones, so a quadruple still past the target with the guide's values as
+        # split maxima stays past it with any bound there can be: then the case cannot close,
+        # and nothing is searched.
+        if set(quads) & set(middle_types(properties, cards, t, most, most_below, target, hopeful)):
+            return {}
         table = split_table(properties - 2, exhaustive)
         patterns = middle_patterns(properties, cards, t, most, most_below, target, table, quads)
         return useful() if sharpen(patterns) else {}
@@ -1237,25 +1245,23 @@ def _cover_middle(
     for quad in quads:  # the program forces types, not which class is the row
         pairs.setdefault(tuple(sorted(quad[:2], reverse=True)), []).append(quad)
     entries: list[dict[str, Any]] = []
+    done: set[tuple[tuple[int, ...], ...]] = set()  # the forced types of entries, as multisets
+    known = tuple(sorted(known_max.items()))
 
-    def relaxed(forced: Sequence[tuple[int, int, int]]) -> bool:
-        ceiling = max(max(t) for t in forced)
-        program = slice_program(properties, cards, threshold, degree_bound(properties, cards),
-                                known_max, None, t, forced_types(forced), ceiling)  # fmt: skip
-        return solve_highs(program, relaxed=True)[0] == "infeasible"
+    def relaxed(forced: Sequence[Sequence[int]]) -> bool:
+        kinds = tuple(tuple(kind) for kind in forced)
+        return _forced_relaxation_infeasible(properties, cards, threshold, known, t, kinds)
 
-    def refuted(forced: Sequence[tuple[int, int, int]]) -> bool:
-        # no hyperplane of S is larger than row 0, the largest part of the forced types
-        ceiling = max(max(t) for t in forced)
-        record = prove_max_bound(
-            properties, cards, threshold, known_max, big=t, forced=forced, ceiling=ceiling
-        )
+    def refuted(forced: Sequence[Sequence[int]]) -> bool:
+        kinds = tuple(tuple(kind) for kind in forced)
+        record = _forced_refutation(properties, cards, threshold, known, t, kinds)
         if record is not None:
-            entries.append(record)
+            entries.append(dict(record))
+            done.add(_kinds(forced))
         return record is not None
 
     for pair, group in sorted(pairs.items(), reverse=True):
-        group = [q for q in group if not any(covers(e["forced"], q, e["ceiling"]) for e in entries)]
+        group = [quad for quad in group if not _covered(quad, done)]
         if not group:  # an earlier program's types are among these quadruples' already
             continue
         if relaxed(pair) and refuted(pair):
@@ -1264,6 +1270,76 @@ def _cover_middle(
         if failed is not None and not refuted(pair):  # these quadruples stay uncovered
             return entries, [group[failed], *(q for q in group[failed + 1 :] if not refuted(q))]
     return entries, []
+
+
+# The middle case meets the same forced programs again and again: the plain middle case and
+# then each top the split maxima may close run t = theta + 1, theta + 2, ... with the same
+# threshold, and a quadruple's program does not depend on split maxima. So each program is
+# solved once per process (the keys hold every input; a worker runs one n at a time).
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _forced_relaxation_infeasible(
+    properties: int,
+    cards: int,
+    threshold: int,
+    known: tuple[tuple[int, int], ...],
+    t: int,
+    forced: tuple[tuple[int, int, int], ...],
+) -> bool:
+    """Whether the LP relaxation of the middle case's program at t with ``forced`` class types
+    (:func:`cover_middle_case`) is infeasible; ``known`` is ``known_max`` as sorted items."""
+    ceiling = max(max(kind) for kind in forced)
+    program = slice_program(properties, cards, threshold, degree_bound(properties, cards),
+                            dict(known), None, t, forced_types(forced), ceiling)  # fmt: skip
+    return solve_highs(program, relaxed=True)[0] == "infeasible"
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _forced_refutation(
+    properties: int,
+    cards: int,
+    threshold: int,
+    known: tuple[tuple[int, int], ...],
+    t: int,
+    forced: tuple[tuple[int, int, int], ...],
+) -> dict[str, Any] | None:
+    """:func:`~setlab.extremal.bounds.prove_max_bound`'s record refuting the middle case at t
+    with ``forced`` class types, or None. No hyperplane of S is larger than row 0, the largest
+    part of the forced types: that is the ceiling. Callers copy the record before keeping it."""
+    ceiling = max(max(kind) for kind in forced)
+    return prove_max_bound(
+        properties, cards, threshold, dict(known), big=t, forced=forced, ceiling=ceiling
+    )
+
+
+def _kinds(types: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    """Class types as a multiset: each largest first, in sorted order."""
+    return tuple(sorted(tuple(sorted(kind, reverse=True)) for kind in types))
+
+
+def _covered(quad: Sequence[Sequence[int]], done: set[tuple[tuple[int, ...], ...]]) -> bool:
+    """:func:`covers` against every program refuted so far at once, ``done`` holding their
+    forced types (:func:`_kinds`), each with its own ceiling, the largest part forced: whether
+    some sub-multiset of the quadruple's types is in ``done`` with no hyperplane of the
+    quadruple above its largest part. A quadruple has at most 15 sub-multisets, where the
+    middle case has thousands of programs (n = 176 of AG(5,3) spent 22 million calls of
+    :func:`covers` on this).
+
+    Examples
+    --------
+    >>> quad = [(9, 2, 1), (6, 3, 3), (5, 4, 3), (5, 4, 3)]
+    >>> _covered(quad, {((9, 2, 1),)}), _covered(quad, {((5, 4, 3), (6, 3, 3))})
+    (True, False)
+    """
+    top = max(max(kind) for kind in quad)
+    kinds = _kinds(quad)
+    sizes = {len(forced) for forced in done}
+    return any(
+        sub in done and max(map(max, sub)) >= top
+        for size in sizes
+        for sub in itertools.combinations(kinds, size)
+    )
 
 
 def covers(
