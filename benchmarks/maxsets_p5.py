@@ -3,10 +3,10 @@
 Prints, in one run from a fresh store (or ``--store``): the time of the P = 4 table (the baseline:
 the P = 5 slice programs need it), the time of the P = 5 table (every M(n) and m(n), n = 0..243)
 and of its big-slice splits, which run side by side (wall time against the sum of the tasks' own
-times), how many maxima and minima are proven, the open values with both bounds and the sum of
-their gaps, the largest cap (45, proven by the pencil chain the table runs for m(46) >= 1), the
-time to write the P = 5 proof bundle and to check it with its standalone checker in a child
-process, and peak memory. The last line is the ratio P = 5 table / P = 4 table.
+times, and the ten slowest n), how many maxima and minima are proven, the open values with both
+bounds and the sum of their gaps, the largest cap (45, proven by the pencil chain the table runs
+for m(46) >= 1), the time to write the P = 5 proof bundle and to check it with its standalone
+checker in a child process, and peak memory. The last line is the ratio P = 5 table / P = 4 table.
 """
 
 from __future__ import annotations
@@ -50,6 +50,11 @@ def main() -> None:
                 f"{split['wall']:.1f} s wall for {split['tasks']:.1f} s of task time "
                 f"({split['tasks'] / split['wall']:.2f}x)"
             )
+        slowest = sorted(rows, key=lambda row: row["seconds"], reverse=True)[:10]
+        print(
+            "  slowest n (max and min, splits' task time included): "
+            + ", ".join(f"{row['cards']}: {row['seconds']:.0f} s" for row in slowest)
+        )
         gaps = [
             (row["cards"], row["max"], row["max_bound"]) for row in rows if not row["max_proven"]
         ]
