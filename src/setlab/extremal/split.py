@@ -1275,7 +1275,7 @@ def _cover_middle(
 # The middle case meets the same forced programs again and again: the plain middle case and
 # then each top the split maxima may close run t = theta + 1, theta + 2, ... with the same
 # threshold, and a quadruple's program does not depend on split maxima. So each program is
-# solved once per process (the keys hold every input; a worker runs one n at a time).
+# solved once per process (the keys hold every input, n among them).
 
 
 @functools.lru_cache(maxsize=1 << 14)
