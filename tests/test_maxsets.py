@@ -393,6 +393,94 @@ def test_an_open_value_is_worked_on_once_per_solver(monkeypatch):
     assert calls == [50]
 
 
+def test_a_later_solver_reads_an_open_values_programs_from_the_store(monkeypatch, tmp_path):
+    """The slice programs of the open M(50) run once per store, not once per solver: a second
+    solver (a second table) records the kept bound again, with its proof, from the store, and a
+    new code version solves them afresh."""
+    calls = []
+    real = maxsets_module.max_upper_bound
+
+    def counted(*args, **kwargs):
+        calls.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(maxsets_module, "max_upper_bound", counted)
+    path = tmp_path / "store.sqlite"
+    first = Solver(4, Store(path), search_cards=0, min_search_cards=0).max(50)
+    assert not first.proven and calls == [50]
+    kept = Store(path)
+    with sqlite3.connect(path) as db:  # the result forgotten, the programs' payload kept
+        db.execute("DELETE FROM results WHERE problem = 'maxsets' AND cards = 50")
+    second = Solver(4, kept, search_cards=0, min_search_cards=0).max(50)
+    assert calls == [50] and (second.value, second.bound) == (first.value, first.bound)
+    assert check_bound(kept.get("maxsets", 4, 50), kept).ok
+    monkeypatch.setattr(maxsets_module, "BOUNDS_VERSION", maxsets_module.BOUNDS_VERSION + 1)
+    Solver(4, kept, search_cards=0, min_search_cards=0).max(50)
+    assert calls == [50, 50]
+
+
+def test_a_later_solver_reads_the_annealed_minimum_from_the_store(monkeypatch, tmp_path):
+    """The annealed search for an open minimum is seeded, so a second solver on the same store
+    records its witness again instead of annealing again; other restarts anneal."""
+    calls = []
+    real = maxsets_module.local_search
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs["restarts"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(maxsets_module, "local_search", counted)
+    path = tmp_path / "store.sqlite"
+    Solver(4, Store(path), anneal_restarts=5)._anneal_min(25, 7)
+    found = Store(path).get("minsets", 4, 25)
+    with sqlite3.connect(path) as db:
+        db.execute("DELETE FROM results")
+    store = Store(path)
+    Solver(4, store, anneal_restarts=5)._anneal_min(25, 7)
+    again = store.get("minsets", 4, 25)
+    assert calls == [5] and (again.value, again.witness) == (found.value, found.witness)
+    assert store.get("maxsets", 4, 56).value == complement_sum(4, 25) - found.value
+    Solver(4, store, anneal_restarts=6)._anneal_min(25, 7)
+    assert calls == [5, 6]
+
+
+def test_the_split_of_an_open_maximum_is_kept_for_later_tables(monkeypatch, tmp_path):
+    """A table's split job is not forgotten when the table ends: a later table, or one value
+    asked for later, reads each n's split from the store (and the guide with it) instead of
+    running it again; a value whose witness improved is split again."""
+    from setlab.extremal import split as split_module
+
+    splits, guides = [], []
+
+    def split_task(properties, cards, known_max, known_below, lower, upper, guide, path):
+        splits.append((cards, lower))
+        return {"bound": upper - 1, "record": None, "seconds": 0.0}
+
+    def guide(dimension, smallest):
+        guides.append(dimension)
+        return {(27, 27, 27): 117}
+
+    monkeypatch.setattr(split_module, "split_task", split_task)
+    monkeypatch.setattr(maxsets_module, "split_maxima_found", guide)
+    path = tmp_path / "store.sqlite"
+    store = Store(path)
+    for n, (value, bound) in {150: (2540, 2546), 151: (2580, 2587)}.items():
+        store.record_witness("maxsets", 5, n, "max", value, list(range(n)), "test")
+        store.record_bound("maxsets", 5, n, "max", bound, {"method": "test"}, "test")
+    table = Solver(5, store, workers=1)
+    table._deferred = [150, 151]
+    table._split_deferred()
+    table.forget_checkpoints()  # what the end of a table does
+    assert sorted(splits) == [(150, 2540), (151, 2580)] and guides == [3]
+    later = Solver(5, Store(path))
+    later._split(150)
+    later._split(151)
+    assert len(splits) == 2 and guides == [3]
+    store.record_witness("maxsets", 5, 151, "max", 2582, list(range(151)), "test")
+    later._split(151)
+    assert splits[-1] == (151, 2582) and guides == [3]
+
+
 def test_annealing_an_open_minimum_also_improves_the_complementary_maximum():
     """A poor m(25) witness (25 random cards) is replaced by the annealed one, and its
     complement becomes the M(56) witness: sets(S) + sets(S^c) = 1080 - 25 * 56 / 2."""

@@ -52,6 +52,28 @@ def test_checkpoints(tmp_path):
         assert store.finished_tasks("job") == {}
 
 
+def test_remembered_work_is_done_once_per_store_file(tmp_path):
+    """The first run computes and keeps the payload; a later Store on the same file reads it
+    (as JSON: a tuple comes back a list), another task or job computes again, and a failed
+    computation keeps nothing."""
+    calls = []
+
+    def compute(value):
+        calls.append(value)
+        return value, {"k": [1, 2]}
+
+    path = tmp_path / "s.sqlite"
+    with Store(path) as store:
+        assert store.remembered("job-v1/x", "7", lambda: compute(7)) == (7, {"k": [1, 2]})
+    with Store(path) as store:
+        assert store.remembered("job-v1/x", "7", lambda: compute(8)) == [7, {"k": [1, 2]}]
+        store.remembered("job-v1/x", "8", lambda: compute(8))
+        store.remembered("job-v2/x", "7", lambda: compute(9))
+        with pytest.raises(ZeroDivisionError):
+            store.remembered("job-v1/x", "9", lambda: 1 / 0)
+        assert calls == [7, 8, 9] and "9" not in store.finished_tasks("job-v1/x")
+
+
 def test_a_file_that_is_not_a_store_is_a_clear_error(tmp_path):
     path = tmp_path / "junk.sqlite"
     path.write_bytes(b"this is not a database at all" * 100)

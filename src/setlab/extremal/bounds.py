@@ -39,6 +39,7 @@ from setlab.extremal.identities import (
 from setlab.extremal.nearcaps import prove_min_near_caps, verify_near_caps
 
 __all__ = [
+    "BOUNDS_VERSION",
     "NEAR_CAP_BUDGET",
     "NEAR_CAP_PROPERTIES",
     "RETRIES",
@@ -71,6 +72,11 @@ NEAR_CAP_BUDGET = 5
 
 RETRIES = 3
 """Thresholds tried above an optimum before falling back to the degree bound."""
+
+BOUNDS_VERSION = 1
+"""Bumped whenever :func:`max_upper_bound` may prove more: it names the store's record of the
+bounds it gave (``Solver._slice_bound`` of :mod:`setlab.extremal.maxsets`), which later tables
+read instead of solving the programs again."""
 
 
 def slice_maxima(properties: int, known_max: dict[int, int]) -> list[int]:

@@ -26,6 +26,7 @@ from setlab.store import PROBLEMS, Sense, Store
 
 __all__ = [
     "CUBE_SIZE",
+    "LOCAL_SEARCH_VERSION",
     "AnnealResult",
     "NestedConfigurations",
     "cmm",
@@ -38,6 +39,11 @@ __all__ = [
 
 CUBE_SIZE = 9
 """Cards per cube: a cube is the 2-flat of the 9 cards sharing their first P - 2 digits."""
+
+LOCAL_SEARCH_VERSION = 1
+"""Bumped whenever :func:`local_search` may find something else for the same arguments: it
+names what a store keeps of its runs (the annealed minima and the split guide of
+:mod:`setlab.extremal.maxsets`), which later tables read instead of annealing again."""
 
 
 # -- the consecutive-maximization method ---------------------------------------------------------

@@ -24,10 +24,10 @@ from tqdm import tqdm
 from setlab.cards import check_properties, deck_size, vector_of
 from setlab.errors import SetlabError
 from setlab.extremal.bigcaps import best_construction
-from setlab.extremal.bounds import max_upper_bound
+from setlab.extremal.bounds import BOUNDS_VERSION, max_upper_bound
 from setlab.extremal.bruteforce import exhaustive_table
 from setlab.extremal.caps.largest import largest_cap
-from setlab.extremal.heuristics import local_search
+from setlab.extremal.heuristics import LOCAL_SEARCH_VERSION, local_search
 from setlab.extremal.identities import (
     complement_sum,
     greatest_degree_bound,
@@ -35,12 +35,12 @@ from setlab.extremal.identities import (
     total_lines,
 )
 from setlab.extremal.search import job_name, search
-from setlab.extremal.split import split_bounds, split_job, split_upper_bound
+from setlab.extremal.split import split_bounds
 from setlab.extremal.splitmax import split_maxima_found
 from setlab.find import count_sets
 from setlab.geometry import indices_of, third_card_table
 from setlab.kernels import pair_completions
-from setlab.store import PROBLEMS, Result, Sense, Store, interval
+from setlab.store import PROBLEMS, Result, Sense, Store, interval, job_digest
 
 __all__ = [
     "DEFAULT_ANNEAL_RESTARTS",
@@ -633,12 +633,21 @@ class Solver:
             self._search("max", cards, value + 1)
             return
         if self.use_bounds:  # counting identities over parallel classes, near-caps
-            bound, record = max_upper_bound(
-                self.properties, cards, self.known_max(self.properties - 1)
-            )
-            if record is not None:
-                self._bound("max", cards, bound, {"method": "bounds", "record": record})
+            self._slice_bound(cards)
             self._split(cards)
+
+    def _slice_bound(self, cards: int) -> None:
+        """M(n) <= the slice programs' bound (:func:`~setlab.extremal.bounds.max_upper_bound`),
+        kept in the store under the code version and the (P-1)-dimensional table it read, so a
+        later table records it again instead of solving the programs again (an open n of
+        AG(5,3) takes seconds to a minute)."""
+        known = self.known_max(self.properties - 1)
+        job = f"bounds-v{BOUNDS_VERSION}/P{self.properties}/{job_digest(sorted(known.items()))}"
+        bound, record = self.store.remembered(
+            job, str(cards), lambda: max_upper_bound(self.properties, cards, known)
+        )
+        if record is not None:
+            self._bound("max", cards, bound, {"method": "bounds", "record": record})
 
     def _split(self, cards: int) -> None:
         """The big-slice split (:mod:`setlab.extremal.split`) for a maximum the slice program
@@ -649,13 +658,15 @@ class Solver:
         if self._deferred is not None:  # the table runs the splits side by side, later
             self._deferred.append(cards)
             return
-        bound, record = split_upper_bound(
-            self.properties, cards, self.known_max(self.properties - 1),
-            self.known_max(self.properties - 2), current.value, current.bound, self._guide(),
-            self.store,
-        )  # fmt: skip
-        if record is not None:
-            self._bound("max", cards, bound, {"method": "split", "record": record})
+        ranges = {cards: (current.value, current.bound)}
+        known_max, known_below = (self.known_max(self.properties - k) for k in (1, 2))
+        payload = split_bounds(
+            self.properties, ranges, known_max, known_below, self.store, workers=1,
+            guide=self._guide(),
+        )[cards]  # fmt: skip
+        if payload["record"] is not None:
+            record = payload["record"]
+            self._bound("max", cards, payload["bound"], {"method": "split", "record": record})
 
     def _split_deferred(self) -> None:
         """The splits the maxima of the table deferred, as one job of tasks side by side
@@ -671,7 +682,6 @@ class Solver:
         if not ranges:
             return
         known_max, known_below = (self.known_max(self.properties - k) for k in (1, 2))
-        self._jobs.add(split_job(self.properties, known_max, known_below))
         started = time.perf_counter()
         found = split_bounds(
             self.properties, ranges, known_max, known_below, self.store,
@@ -693,11 +703,16 @@ class Solver:
     def _guide(self) -> dict[tuple[int, int, int], int] | None:
         """Split maxima of AG(P-1,3) found by annealing, which tell the split where exhaustive
         bounds on them may pay (:func:`~setlab.extremal.splitmax.split_maxima_found`): for P = 5,
-        every split of at least :data:`GUIDE_CARDS` points, found once (about 40 s)."""
+        every split of at least :data:`GUIDE_CARDS` points, found once per store (about 40 s)."""
         if self.properties != 5:
             return None
         if self._split_guide is None:
-            self._split_guide = split_maxima_found(self.properties - 2, GUIDE_CARDS)
+            job = f"split-guide-v{LOCAL_SEARCH_VERSION}/AG({self.properties - 1},3)"
+            rows = self.store.remembered(job, str(GUIDE_CARDS), lambda: [
+                [*split, found]
+                for split, found in split_maxima_found(self.properties - 2, GUIDE_CARDS).items()
+            ])  # fmt: skip
+            self._split_guide = {(a, b, c): found for a, b, c, found in rows}
         return self._split_guide
 
     def _max_from_min(self, cards: int, min_bound: int) -> None:
@@ -779,13 +794,21 @@ class Solver:
     def _anneal_min(self, cards: int, bound: int | None) -> None:
         """A better witness for an open m(n) by the annealed swap search, and its complement for
         M(N-n). (For maxima the constructions were never beaten; for minima above the largest
-        cap the search does better: P = 5, n = 46..80.)"""
+        cap the search does better: P = 5, n = 46..80.) Seeded, so the same arguments give the
+        same run: the store keeps what it found and a later table records that again."""
+        job = f"anneal-min-v{LOCAL_SEARCH_VERSION}/P{self.properties}"
+        task = f"{cards}/{self.anneal_restarts}/{bound}"
+        witness, method = self.store.remembered(job, task, lambda: self._annealed_min(cards, bound))
+        self._witness("min", witness, method)
+        self._witness("max", self._complement(witness), "complement")
+
+    def _annealed_min(self, cards: int, bound: int | None) -> tuple[list[int], str]:
+        """The annealed swap search's witness and method for m(n), seed 0."""
         found = local_search(
             self.properties, cards, "min", seconds=None, restarts=self.anneal_restarts, seed=0,
             target=bound,
         )  # fmt: skip
-        self._witness("min", found.witness, found.method)
-        self._witness("max", self._complement(found.witness), "complement")
+        return [int(card) for card in found.witness], found.method
 
     def table(self, description: str | None = None) -> list[dict[str, Any]]:
         """Every n = 0..N: max, min, proven flags, methods and seconds (the CLI's ``--table``).

@@ -43,9 +43,7 @@ from another pencil): the two cases meet exactly at the witness. The middle case
 from __future__ import annotations
 
 import functools
-import hashlib
 import itertools
-import json
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -70,7 +68,7 @@ from setlab.extremal.identities import across_bounds, degree_bound
 from setlab.extremal.splitmax import split_maximum_bound, split_table
 from setlab.geometry import parallel_classes
 from setlab.kernels import interrupts_held
-from setlab.store import Store
+from setlab.store import Store, job_digest
 
 __all__ = [
     "MIDDLE_SPAN",
@@ -891,8 +889,7 @@ def split_job(properties: int, known_max: Mapping[int, int], known_below: Mappin
     >>> split_job(3, {3: 1}, {}) == split_job(3, {3: 1}, {}), split_job(3, {3: 1}, {})[:9]
     (True, 'split-v6/')
     """
-    tables = json.dumps([sorted(known_max.items()), sorted(known_below.items())])
-    digest = hashlib.sha256(tables.encode()).hexdigest()[:16]
+    digest = job_digest([sorted(known_max.items()), sorted(known_below.items())])
     return f"split-v{SPLIT_VERSION}/P{properties}/{digest}"
 
 
@@ -1130,7 +1127,7 @@ def split_maxima_job(dimension: int, most: Sequence[int]) -> str:
     >>> split_maxima_job(2, [0, 0, 0, 1, 1, 2, 3, 5, 8, 12])[:20]
     'split-maxima-v2/AG(3'
     """
-    digest = hashlib.sha256(json.dumps([int(v) for v in most]).encode()).hexdigest()[:16]
+    digest = job_digest([int(v) for v in most])
     return f"split-maxima-v{SPLIT_MAXIMA_VERSION}/AG({dimension + 1},3)/{digest}"
 
 
@@ -1141,13 +1138,11 @@ def _remembered_split_maximum(
     else computed and kept there."""
     if store is None:
         return _split_maximum(dimension, split, tuple(most))
-    job, task = split_maxima_job(dimension, most), ",".join(map(str, split))
-    known = store.finished_tasks(job)
-    if task in known:
-        return None if known[task] is None else int(known[task])
-    found = _split_maximum(dimension, split, tuple(most))
-    store.finish_task(job, task, found)
-    return found
+    found = store.remembered(
+        split_maxima_job(dimension, most), ",".join(map(str, split)),
+        lambda: _split_maximum(dimension, split, tuple(most)),
+    )  # fmt: skip
+    return None if found is None else int(found)
 
 
 @functools.cache
