@@ -949,7 +949,10 @@ def split_bounds(
     different n share nothing but the proven tables, so they run side by side; the table of
     AG(5,3) spends most of its time in them. A task is keyed by n and its lower alone: its
     payload is a proof whatever upper it started from (upper only limits the work), so a job
-    interrupted after recording some bounds, which lowers their uppers, still finds them.
+    interrupted after recording some bounds, which lowers their uppers, still finds them. The
+    job is kept after a table, and a later one reads its tasks too: for a lower raised since
+    (a better witness), the finished task of the largest lower below it, whose walk down only
+    stopped later (:func:`split_upper_bound` stops where it meets lower).
 
     Returns
     -------
@@ -968,12 +971,21 @@ def split_bounds(
     tables = sorted(known_max.items()), sorted(known_below.items())
     rows = None if guide is None else [[*split, v] for split, v in sorted(guide.items())]
     shared = None if store is None or store.path == ":memory:" else store.path
+    job = split_job(properties, known_max, known_below)
+    walked: dict[int, list[int]] = {}  # the lowers of the finished tasks of each n
+    for key in store.finished_tasks(job) if store is not None else {}:
+        n, lower = map(int, key.split("/"))
+        walked.setdefault(n, []).append(lower)
+    keys = {
+        n: f"{n}/{max((k for k in walked.get(n, []) if k <= lower), default=lower)}"
+        for n, (lower, _) in ranges.items()
+    }
     tasks = {
-        f"{n}/{lower}": (properties, n, *tables, lower, upper, rows, shared)
+        keys[n]: (properties, n, *tables, lower, upper, rows, shared)
         for n, (lower, upper) in sorted(ranges.items())
     }
     done = run_tasks(
-        split_job(properties, known_max, known_below),
+        job,
         tasks,
         split_task,
         store,
@@ -981,7 +993,7 @@ def split_bounds(
         scheduler=scheduler,
         description=f"the big-slice split of AG({properties},3)",
     )
-    return {n: done[f"{n}/{lower}"] for n, (lower, _) in sorted(ranges.items())}
+    return {n: done[keys[n]] for n in sorted(ranges)}
 
 
 def _middle_split(
