@@ -415,8 +415,11 @@ def test_a_later_solver_reads_an_open_values_programs_from_the_store(monkeypatch
     assert calls == [50] and (second.value, second.bound) == (first.value, first.bound)
     assert check_bound(kept.get("maxsets", 4, 50), kept).ok
     monkeypatch.setattr(maxsets_module, "BOUNDS_VERSION", maxsets_module.BOUNDS_VERSION + 1)
+    old = [job for (job,) in sqlite3.connect(path).execute("SELECT job FROM checkpoints")]
+    assert any(job.startswith("bounds-v") for job in old)
     Solver(4, kept, search_cards=0, min_search_cards=0).max(50)
     assert calls == [50, 50]
+    assert all(not kept.finished_tasks(job) for job in old if job.startswith("bounds-v"))
 
 
 def test_a_later_solver_reads_the_annealed_minimum_from_the_store(monkeypatch, tmp_path):

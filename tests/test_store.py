@@ -74,6 +74,27 @@ def test_remembered_work_is_done_once_per_store_file(tmp_path):
         assert calls == [7, 8, 9] and "9" not in store.finished_tasks("job-v1/x")
 
 
+def test_a_kept_job_replaces_only_its_own_older_generations(tmp_path):
+    """A new generation of a kept job drops the same family and part under another version or
+    digest, and nothing else: not the other P, not a family whose name starts the same, not the
+    search levels (resumable, not kept) nor any other job."""
+    jobs = [
+        "split-v5/P5/0123abcd", "split-v6/P5/4567ef01", "split-v6/P4/89ab", "split-v6/P5/fe01",
+        "split-maxima-v2/AG(4,3)/cd01", "split-guide-v1/AG(4,3)", "anneal-min-v1/P5",
+        "anneal-min-v0/P5", "bounds-v1/P5/aa", "search-v3/max/P5/level3/ab12",
+        "caps-generate-P5-V3-targetNone/level2", "caps-count-table", "walk-P3",
+    ]  # fmt: skip
+    with Store(tmp_path / "s.sqlite") as store:
+        for job in jobs:
+            store.finish_task(job, "t", job)
+        assert store.forget_superseded("split-v6/P5/fe01") == 2
+        assert store.forget_superseded("anneal-min-v1/P5") == 1
+        assert store.forget_superseded("search-v3/max/P5/level3/ab12") == 0  # not a kept job
+        left = [job for job in jobs if store.finished_tasks(job)]
+        gone = {"split-v5/P5/0123abcd", "split-v6/P5/4567ef01", "anneal-min-v0/P5"}
+        assert left == [job for job in jobs if job not in gone]
+
+
 def test_a_file_that_is_not_a_store_is_a_clear_error(tmp_path):
     path = tmp_path / "junk.sqlite"
     path.write_bytes(b"this is not a database at all" * 100)

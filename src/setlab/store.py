@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import sqlite3
 import time
 import zlib
@@ -532,6 +533,37 @@ class Store:
         self.finish_task(job, task, payload)
         return payload
 
+    def forget_superseded(self, job: str) -> int:
+        """Drop the kept jobs ``job`` replaces, returning how many tasks went: those named like
+        it, ``family-vN/part`` or ``family-vN/part/digest``, with the same family and part and
+        another version or digest (older code, or tables proven since). So a store keeps one
+        generation of each kept job (:meth:`remembered`), not every one it ever ran.
+
+        Examples
+        --------
+        >>> store = Store(":memory:")
+        >>> for job in ("split-v5/P5/a1", "split-v6/P4/b2", "split-maxima-v2/AG(4,3)/c3"):
+        ...     store.finish_task(job, "1", None)
+        >>> store.forget_superseded("split-v6/P5/d4"), store.finished_tasks("split-v6/P4/b2")
+        (1, {'1': None})
+        """
+        mine = _KEPT_JOB.fullmatch(job)
+        if mine is None or not self.exists:
+            return 0
+        names = [row[0] for row in self._db.execute("SELECT DISTINCT job FROM checkpoints")]
+        gone = [
+            name
+            for name in names
+            if name != job
+            and (other := _KEPT_JOB.fullmatch(name)) is not None
+            and other.group("family", "part") == mine.group("family", "part")
+        ]
+        dropped = 0
+        with self._transaction():
+            for name in gone:
+                dropped += self._db.execute("DELETE FROM checkpoints WHERE job=?", (name,)).rowcount
+        return dropped
+
     def forget_job(self, job: str) -> None:
         """Drop the checkpoints of ``job`` (after its result is recorded)."""
         if not self.exists:
@@ -617,6 +649,10 @@ def _add_game_columns(db: sqlite3.Connection) -> None:
         if name not in columns:
             with contextlib.suppress(sqlite3.OperationalError):  # a read-only store stays as is
                 db.execute(f"ALTER TABLE games ADD COLUMN {name} TEXT NOT NULL DEFAULT {default}")
+
+
+_KEPT_JOB = re.compile(r"(?P<family>.+?)-v\d+/(?P<part>[^/]+)(/[0-9a-f]+)?")
+"""The name of a kept job (:meth:`Store.forget_superseded`): ``family-vN/part[/digest]``."""
 
 
 def job_digest(inputs: Any) -> str:

@@ -35,7 +35,7 @@ from setlab.extremal.identities import (
     total_lines,
 )
 from setlab.extremal.search import job_name, search
-from setlab.extremal.split import split_bounds
+from setlab.extremal.split import split_bounds, split_jobs
 from setlab.extremal.splitmax import split_maxima_found
 from setlab.find import count_sets
 from setlab.geometry import indices_of, third_card_table
@@ -321,6 +321,7 @@ class Solver:
         # the table's split job (P >= 5): its "wall" time and the sum of its "tasks"' own times
         self.split_seconds: dict[str, float] = {}
         self._split_guide: dict[tuple[int, int, int], int] | None = None
+        self._kept_jobs: set[str] = set()  # kept jobs whose older generations are dropped
 
     def forget_checkpoints(self) -> None:
         """Drop the checkpoints of the searches this solver finished (their results are stored;
@@ -330,6 +331,15 @@ class Solver:
         self._jobs.clear()
 
     # -- helpers -------------------------------------------------------------------------------
+
+    def _kept(self, job: str) -> str:
+        """``job``, the name of work kept for later runs (:meth:`~setlab.store.Store.remembered`,
+        the split's job), once the store has dropped the older generations it replaces
+        (:meth:`~setlab.store.Store.forget_superseded`; once per solver)."""
+        if job not in self._kept_jobs:
+            self.store.forget_superseded(job)
+            self._kept_jobs.add(job)
+        return job
 
     def _check(self, cards: int) -> None:
         if not isinstance(cards, int) or not 0 <= cards <= self.size:
@@ -642,7 +652,8 @@ class Solver:
         later table records it again instead of solving the programs again (an open n of
         AG(5,3) takes seconds to a minute)."""
         known = self.known_max(self.properties - 1)
-        job = f"bounds-v{BOUNDS_VERSION}/P{self.properties}/{job_digest(sorted(known.items()))}"
+        digest = job_digest(sorted(known.items()))
+        job = self._kept(f"bounds-v{BOUNDS_VERSION}/P{self.properties}/{digest}")
         bound, record = self.store.remembered(
             job, str(cards), lambda: max_upper_bound(self.properties, cards, known)
         )
@@ -659,7 +670,7 @@ class Solver:
             self._deferred.append(cards)
             return
         ranges = {cards: (current.value, current.bound)}
-        known_max, known_below = (self.known_max(self.properties - k) for k in (1, 2))
+        known_max, known_below = self._split_tables()
         payload = split_bounds(
             self.properties, ranges, known_max, known_below, self.store, workers=1,
             guide=self._guide(),
@@ -667,6 +678,14 @@ class Solver:
         if payload["record"] is not None:
             record = payload["record"]
             self._bound("max", cards, payload["bound"], {"method": "split", "record": record})
+
+    def _split_tables(self) -> tuple[dict[int, int], dict[int, int]]:
+        """The proven M_{P-1} and M_{P-2} the split reads; the older generations of the split's
+        kept jobs (:func:`~setlab.extremal.split.split_jobs`) are dropped first."""
+        known_max, known_below = (self.known_max(self.properties - k) for k in (1, 2))
+        for job in split_jobs(self.properties, known_max, known_below):
+            self._kept(job)
+        return known_max, known_below
 
     def _split_deferred(self) -> None:
         """The splits the maxima of the table deferred, as one job of tasks side by side
@@ -681,7 +700,7 @@ class Solver:
                 ranges[n] = (current.value, current.bound)
         if not ranges:
             return
-        known_max, known_below = (self.known_max(self.properties - k) for k in (1, 2))
+        known_max, known_below = self._split_tables()
         started = time.perf_counter()
         found = split_bounds(
             self.properties, ranges, known_max, known_below, self.store,
@@ -707,7 +726,7 @@ class Solver:
         if self.properties != 5:
             return None
         if self._split_guide is None:
-            job = f"split-guide-v{LOCAL_SEARCH_VERSION}/AG({self.properties - 1},3)"
+            job = self._kept(f"split-guide-v{LOCAL_SEARCH_VERSION}/AG({self.properties - 1},3)")
             rows = self.store.remembered(job, str(GUIDE_CARDS), lambda: [
                 [*split, found]
                 for split, found in split_maxima_found(self.properties - 2, GUIDE_CARDS).items()
@@ -796,7 +815,7 @@ class Solver:
         M(N-n). (For maxima the constructions were never beaten; for minima above the largest
         cap the search does better: P = 5, n = 46..80.) Seeded, so the same arguments give the
         same run: the store keeps what it found and a later table records that again."""
-        job = f"anneal-min-v{LOCAL_SEARCH_VERSION}/P{self.properties}"
+        job = self._kept(f"anneal-min-v{LOCAL_SEARCH_VERSION}/P{self.properties}")
         task = f"{cards}/{self.anneal_restarts}/{bound}"
         witness, method = self.store.remembered(job, task, lambda: self._annealed_min(cards, bound))
         self._witness("min", witness, method)

@@ -82,6 +82,7 @@ __all__ = [
     "prove_split_bound",
     "split_bounds",
     "split_job",
+    "split_jobs",
     "split_maxima_job",
     "split_task",
     "split_upper_bound",
@@ -891,6 +892,21 @@ def split_job(properties: int, known_max: Mapping[int, int], known_below: Mappin
     """
     digest = job_digest([sorted(known_max.items()), sorted(known_below.items())])
     return f"split-v{SPLIT_VERSION}/P{properties}/{digest}"
+
+
+def split_jobs(
+    properties: int, known_max: Mapping[int, int], known_below: Mapping[int, int]
+) -> tuple[str, str]:
+    """What the split keeps in a store for these tables: the tasks of :func:`split_bounds`
+    (:func:`split_job`) and the exhaustive split maxima of AG(P-1,3) (:func:`split_maxima_job`).
+
+    Examples
+    --------
+    >>> [job.rsplit("/", 1)[0] for job in split_jobs(4, {3: 1}, {})]  # and the tables' digests
+    ['split-v6/P4', 'split-maxima-v2/AG(3,3)']
+    """
+    below = slice_maxima(properties - 1, dict(known_below))
+    return split_job(properties, known_max, known_below), split_maxima_job(properties - 2, below)
 
 
 def split_task(
