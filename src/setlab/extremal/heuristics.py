@@ -41,9 +41,10 @@ CUBE_SIZE = 9
 """Cards per cube: a cube is the 2-flat of the 9 cards sharing their first P - 2 digits."""
 
 LOCAL_SEARCH_VERSION = 1
-"""Bumped whenever :func:`local_search` may find something else for the same arguments: it
-names what a store keeps of its runs (the annealed minima and the split guide of
-:mod:`setlab.extremal.maxsets`), which later tables read instead of annealing again."""
+"""Bumped whenever :func:`local_search` (or the runs of it that
+:func:`~setlab.extremal.splitmax.split_maxima_found` makes) may find something else for the
+same arguments: it names what a store keeps of those runs (the annealed minima and the split
+guide of :mod:`setlab.extremal.maxsets`), which later tables read instead of annealing again."""
 
 
 # -- the consecutive-maximization method ---------------------------------------------------------
