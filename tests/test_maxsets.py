@@ -375,9 +375,9 @@ def test_a_slice_program_proof_needs_its_smaller_values_proven():
     assert not check_bound(result, Store(":memory:")).ok  # a store without the M_3 proofs
 
 
-def test_an_open_value_is_worked_on_once_per_solver(monkeypatch):
-    """m(31) asks for M(50) again; the solver must not run the bounds for the open M(50) (a
-    witness of 276 against the bound 279 without searches) a second time."""
+@pytest.fixture
+def bound_calls(monkeypatch):
+    """The n of every call the solver makes to the slice programs (``max_upper_bound``)."""
     calls = []
     real = maxsets_module.max_upper_bound
 
@@ -386,6 +386,13 @@ def test_an_open_value_is_worked_on_once_per_solver(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(maxsets_module, "max_upper_bound", counted)
+    return calls
+
+
+def test_an_open_value_is_worked_on_once_per_solver(bound_calls):
+    """m(31) asks for M(50) again; the solver must not run the bounds for the open M(50) (a
+    witness of 276 against the bound 279 without searches) a second time."""
+    calls = bound_calls
     solver = Solver(4, Store(":memory:"), search_cards=0, min_search_cards=0)
     assert not solver.max(50).proven
     solver.min(31)
@@ -393,18 +400,13 @@ def test_an_open_value_is_worked_on_once_per_solver(monkeypatch):
     assert calls == [50]
 
 
-def test_a_later_solver_reads_an_open_values_programs_from_the_store(monkeypatch, tmp_path):
+def test_a_later_solver_reads_an_open_values_programs_from_the_store(
+    bound_calls, monkeypatch, tmp_path
+):
     """The slice programs of the open M(50) run once per store, not once per solver: a second
     solver (a second table) records the kept bound again, with its proof, from the store, and a
     new code version solves them afresh."""
-    calls = []
-    real = maxsets_module.max_upper_bound
-
-    def counted(*args, **kwargs):
-        calls.append(args[1])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(maxsets_module, "max_upper_bound", counted)
+    calls = bound_calls
     path = tmp_path / "store.sqlite"
     first = Solver(4, Store(path), search_cards=0, min_search_cards=0).max(50)
     assert not first.proven and calls == [50]
