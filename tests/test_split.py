@@ -574,7 +574,7 @@ def test_the_middle_case_solves_each_forced_program_once(monkeypatch):
     # a second pass over the quadruples of M_4(20) <= 47 at t = 7 solves nothing, and returns
     # equal records that are not the cached ones.
     split_module._forced_refutation.cache_clear()
-    split_module._forced_relaxation_infeasible.cache_clear()
+    split_module._forced_infeasible.cache_clear()
     real, solved = split_module.prove_max_bound, []
 
     def solve(*args, **kwargs):
@@ -589,6 +589,38 @@ def test_the_middle_case_solves_each_forced_program_once(monkeypatch):
     second = split_module.cover_middle_case(4, 20, 48, TABLE_3, 7, quads)
     assert first and first == second and first[0] is not second[0]
     assert count > 0 and len(solved) == count
+
+
+def test_a_middle_case_left_open_builds_no_records(monkeypatch):
+    # 19 cards of AG(4,3) with 40 sets exist (M_4(19) = 41, the paper's Table 3), so the middle
+    # case at t = 8 cannot close. HiGHS alone finds the quadruples left, with no record (no
+    # CP-SAT solve) built; they are the ones the walk with records leaves, and the program of
+    # each, all four types forced, is not refuted.
+    split_module._forced_refutation.cache_clear()
+    split_module._forced_infeasible.cache_clear()
+    real, solved = split_module.prove_max_bound, []
+
+    def solve(*args, **kwargs):
+        solved.append(kwargs["forced"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(split_module, "prove_max_bound", solve)
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    quads = middle_types(4, 19, 8, most, below, 39)
+    entries, left = split_module._cover_middle(4, 19, 40, TABLE_3, 8, quads)
+    assert entries == [] and left and solved == []
+    known = tuple(sorted(TABLE_3.items()))
+    walked = split_module._cover_walk(
+        quads,
+        lambda forced: split_module._forced_infeasible(4, 19, 40, known, 8, forced, True),
+        lambda forced: split_module._forced_refutation(4, 19, 40, known, 8, forced),
+    )
+    assert walked == ([], left) and solved
+    for quad in left:
+        assert (
+            prove_max_bound(4, 19, 40, TABLE_3, big=8, forced=quad, ceiling=max(map(max, quad)))
+            is None
+        )
 
 
 def test_split_maxima_are_searched_once_and_kept_in_the_store(tmp_path):
