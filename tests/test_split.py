@@ -457,10 +457,10 @@ def test_a_middle_case_left_open_is_tried_again_with_sharper_split_maxima(monkey
     real = split_module._cover_middle
     asked = []
 
-    def cover(properties, cards, threshold, known_max, t, quads):
-        entries, left = real(properties, cards, threshold, known_max, t, quads)
+    def cover(properties, cards, threshold, known_max, t, quads, records=True):
+        entries, left = real(properties, cards, threshold, known_max, t, quads, records)
         if t == 7 and not asked:
-            return entries, [quads[0]]
+            return [], [quads[0]]
         return entries, left
 
     def sharpen(t, quads):
@@ -539,11 +539,11 @@ def test_a_middle_case_the_guide_cannot_close_searches_no_split_maximum(monkeypa
         guide = {split: guess if sorted(split) == [2, 3, 3] else v for split, v in exact.items()}
         left: list[int] = []
 
-        def cover(properties, cards, threshold, known_max, t, quads, left=left):
-            entries, rest = real(properties, cards, threshold, known_max, t, quads)
+        def cover(properties, cards, threshold, known_max, t, quads, records=True, left=left):
+            entries, rest = real(properties, cards, threshold, known_max, t, quads, records)
             if t == 7 and not left:
                 left.append(t)
-                return entries, [quads[0]]
+                return [], [quads[0]]
             return entries, rest
 
         monkeypatch.setattr(split_module, "_cover_middle", cover)
@@ -607,7 +607,8 @@ def test_a_middle_case_left_open_builds_no_records(monkeypatch):
     monkeypatch.setattr(split_module, "prove_max_bound", solve)
     most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
     quads = middle_types(4, 19, 8, most, below, 39)
-    entries, left = split_module._cover_middle(4, 19, 40, TABLE_3, 8, quads)
+    assert split_module.cover_middle_case(4, 19, 40, TABLE_3, 8, quads) is None
+    entries, left = split_module._cover_middle(4, 19, 40, TABLE_3, 8, quads, records=False)
     assert entries == [] and left and solved == []
     known = tuple(sorted(TABLE_3.items()))
     walked = split_module._cover_walk(
@@ -621,6 +622,32 @@ def test_a_middle_case_left_open_builds_no_records(monkeypatch):
             prove_max_bound(4, 19, 40, TABLE_3, big=8, forced=quad, ceiling=max(map(max, quad)))
             is None
         )
+
+
+def test_a_split_whose_later_middle_case_fails_builds_no_records(monkeypatch):
+    # M_4(20) <= 47 at theta = 6, top = 8, with t = 8 made to leave a quadruple: t = 7 closes,
+    # but its records would be thrown away, so none is built (no CP-SAT solve at all).
+    split_module._forced_refutation.cache_clear()
+    real_cover, real_prove, solved = split_module._cover_middle, split_module.prove_max_bound, []
+
+    def cover(properties, cards, threshold, known_max, t, quads, records=True):
+        entries, left = real_cover(properties, cards, threshold, known_max, t, quads, records)
+        return ([], [quads[0]]) if t == 8 else (entries, left)
+
+    def solve(*args, **kwargs):
+        solved.append(kwargs.get("forced"))
+        return real_prove(*args, **kwargs)
+
+    monkeypatch.setattr(split_module, "prove_max_bound", solve)
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    pencils = two_big_hyperplanes(4, 20, 8, most, below, floor=47)
+    record = split_module._record(4, 20, 48, TABLE_3, PLANE, 6, pencils, 8)
+    assert [entry["big"] for entry in record["middle"]] == [7, 8] and solved
+    split_module._forced_refutation.cache_clear()
+    solved.clear()
+    monkeypatch.setattr(split_module, "_cover_middle", cover)
+    assert split_module._record(4, 20, 48, TABLE_3, PLANE, 6, pencils, 8) is None
+    assert solved == []
 
 
 def test_split_maxima_are_searched_once_and_kept_in_the_store(tmp_path):

@@ -741,7 +741,9 @@ def _record(
     bounds on split maxima (a mapping like ``split_maxima``; empty when it has none): the case
     at t is then tried again with them. A bound added later only shrinks the pencils' bounds,
     so the programs of an earlier t (and the pencils above top) still cover what the final
-    bounds leave."""
+    bounds leave. Every t is decided by HiGHS's verdicts first, and the records, whose CP-SAT
+    solves take the time, are built only when all of them close: a case that fails at a later
+    t throws away the records of the earlier ones."""
     top = theta if top is None else top
     most, most_below = _tables_for(properties, known_max, known_below)
     split_maxima = {} if split_maxima is None else split_maxima
@@ -756,19 +758,25 @@ def _record(
     largest, pattern = pencils
     if largest >= threshold:
         return None
-    middle: list[dict[str, Any]] = []
-    for t in range(theta + 1, top + 1):
+    cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]]]] = []
+    for t in range(theta + 1, top + 1):  # each t decided by HiGHS's verdicts (_cover_middle)
         while True:
             quads = middle_types(
                 properties, cards, t, most, most_below, threshold - 1, split_most=table()
             )
-            entries, left = _cover_middle(properties, cards, threshold, known_max, t, quads)
+            left = _cover_middle(properties, cards, threshold, known_max, t, quads, False)[1]
             if not left:
                 break
             sharper = {} if sharpen is None else sharpen(t, left)
             if not sharper:
                 return None
             split_maxima.update(sharper)
+        cases.append((t, quads))
+    middle: list[dict[str, Any]] = []
+    for t, quads in cases:  # every t closes: now the records, each confirmed by CP-SAT too
+        entries, left = _cover_middle(properties, cards, threshold, known_max, t, quads)
+        if left:  # CP-SAT does not decide a program HiGHS refutes
+            return None
         middle += entries
     program = prove_max_bound(properties, cards, threshold, known_max, big=theta)
     if program is None:
@@ -1249,6 +1257,8 @@ def cover_middle_case(
     >>> [(r["forced"], r["ceiling"]) for r in found]
     [([[5, 4, 3], [5, 4, 3]], 5)]
     """
+    if _cover_middle(properties, cards, threshold, known_max, t, quads, records=False)[1]:
+        return None
     entries, left = _cover_middle(properties, cards, threshold, known_max, t, quads)
     return None if left else entries
 
@@ -1260,21 +1270,21 @@ def _cover_middle(
     known_max: dict[int, int],
     t: int,
     quads: Sequence[tuple[tuple[int, int, int], ...]],
+    records: bool = True,
 ) -> tuple[list[dict[str, Any]], list[tuple[tuple[int, int, int], ...]]]:
     """:func:`cover_middle_case`'s programs and the quadruples they leave: at the first pair
     of types whose programs are not all refuted, its quadruples no program refutes (and no
-    programs: a case left open keeps none).
+    programs: a case left open keeps none). Without ``records``, by HiGHS's verdicts alone:
+    no programs, and the quadruples left.
 
-    The walk runs twice, in the same order. A program is refuted when HiGHS and CP-SAT both
-    find it infeasible (:func:`~setlab.extremal.bounds.prove_max_bound`), and nearly all the
-    time goes to CP-SAT: at n = 188 of AG(5,3), a middle case that fails, 298 s of CP-SAT
-    against 4 s of HiGHS for 717 programs. So the first walk asks HiGHS alone. A program
-    HiGHS does not find infeasible is not refuted, so where the first walk leaves
-    quadruples, no record can cover them, and they are the quadruples the second walk would
-    leave (unless CP-SAT does not decide a program HiGHS refutes before them; then the case
-    fails all the same, with other quadruples left, which only steer the sharpening of
-    :func:`_sharpened_split`). The second walk, with the records, runs only where the first
-    leaves nothing.
+    A program is refuted when HiGHS and CP-SAT both find it infeasible
+    (:func:`~setlab.extremal.bounds.prove_max_bound`), and nearly all the time goes to
+    CP-SAT: at n = 188 of AG(5,3), whose middle cases all fail, 298 s of CP-SAT against 4 s
+    of HiGHS for 717 programs. A program HiGHS does not find infeasible is not refuted, so the
+    walk by HiGHS's verdicts, in the same order, leaves the quadruples the walk with records
+    would leave (unless CP-SAT does not decide a program HiGHS refutes before them: then the
+    case fails all the same), in a fraction of the time. So the middle case is decided by
+    verdicts first, and the records are built where it closes (:func:`_record`).
     """
     known = tuple(sorted(known_max.items()))
 
@@ -1288,8 +1298,9 @@ def _cover_middle(
     def refutation(forced: tuple[tuple[int, int, int], ...]) -> dict[str, Any] | None:
         return _forced_refutation(properties, cards, threshold, known, t, forced)
 
-    left = _cover_walk(quads, relaxed, infeasible)[1]
-    return ([], left) if left else _cover_walk(quads, relaxed, refutation)
+    if not records:
+        return [], _cover_walk(quads, relaxed, infeasible)[1]
+    return _cover_walk(quads, relaxed, refutation)
 
 
 def _cover_walk(
