@@ -332,6 +332,17 @@ def _middle_types(
     return k
 
 
+@functools.cache
+def _across_cells(flat: int) -> np.ndarray:
+    """The across bound of every three parallel slices of ``flat`` cards holding a, b and c
+    points, at [a, b, c]: the same for every n, so built once per size (read-only, shared)."""
+    across = np.zeros((flat + 1,) * 3, dtype=np.int64)
+    for a, b, c in itertools.product(range(flat + 1), repeat=3):
+        across[a, b, c] = _across_high(a, b, c, flat)
+    across.flags.writeable = False
+    return across
+
+
 def _tables(
     properties: int,
     cards: int,
@@ -347,11 +358,7 @@ def _tables(
     flat, below = deck_size(properties - 1), deck_size(properties - 2)
     most_arr = np.asarray(most, dtype=np.int64)
     below_arr = np.asarray(most_below, dtype=np.int64)
-    across2 = np.zeros((below + 1,) * 3, dtype=np.int64)
-    for a in range(below + 1):
-        for b in range(below + 1):
-            for c in range(below + 1):
-                across2[a, b, c] = _across_high(a, b, c, below)
+    across2 = _across_cells(below)
     parts = np.arange(below + 1)
     sums = parts[:, None, None] + parts[None, :, None] + parts[None, None, :]
     cells_own = (
