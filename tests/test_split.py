@@ -569,19 +569,28 @@ def test_the_middle_case_index_of_programs_agrees_with_covers(programs, quad):
     assert split_module._covered(quad, done) == expected
 
 
-def test_the_middle_case_solves_each_forced_program_once(monkeypatch):
-    # The plain middle case and every top the split maxima may close meet the same programs:
-    # a second pass over the quadruples of M_4(20) <= 47 at t = 7 solves nothing, and returns
-    # equal records that are not the cached ones.
+@pytest.fixture
+def forced_solves(monkeypatch):
+    """The forced types of every program the middle case hands to ``prove_max_bound`` (HiGHS
+    and CP-SAT), with the per-process caches of the forced programs emptied first."""
     split_module._forced_refutation.cache_clear()
     split_module._forced_infeasible.cache_clear()
-    real, solved = split_module.prove_max_bound, []
+    solved = []
+    real = split_module.prove_max_bound
 
     def solve(*args, **kwargs):
-        solved.append(kwargs["forced"])
+        solved.append(kwargs.get("forced"))
         return real(*args, **kwargs)
 
     monkeypatch.setattr(split_module, "prove_max_bound", solve)
+    return solved
+
+
+def test_the_middle_case_solves_each_forced_program_once(forced_solves):
+    # The plain middle case and every top the split maxima may close meet the same programs:
+    # a second pass over the quadruples of M_4(20) <= 47 at t = 7 solves nothing, and returns
+    # equal records that are not the cached ones.
+    solved = forced_solves
     most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
     quads = middle_types(4, 20, 7, most, below, 47)
     first = split_module.cover_middle_case(4, 20, 48, TABLE_3, 7, quads)
@@ -591,20 +600,12 @@ def test_the_middle_case_solves_each_forced_program_once(monkeypatch):
     assert count > 0 and len(solved) == count
 
 
-def test_a_middle_case_left_open_builds_no_records(monkeypatch):
+def test_a_middle_case_left_open_builds_no_records(forced_solves):
     # 19 cards of AG(4,3) with 40 sets exist (M_4(19) = 41, the paper's Table 3), so the middle
     # case at t = 8 cannot close. HiGHS alone finds the quadruples left, with no record (no
     # CP-SAT solve) built; they are the ones the walk with records leaves, and the program of
     # each, all four types forced, is not refuted.
-    split_module._forced_refutation.cache_clear()
-    split_module._forced_infeasible.cache_clear()
-    real, solved = split_module.prove_max_bound, []
-
-    def solve(*args, **kwargs):
-        solved.append(kwargs["forced"])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(split_module, "prove_max_bound", solve)
+    solved = forced_solves
     most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
     quads = middle_types(4, 19, 8, most, below, 39)
     assert split_module.cover_middle_case(4, 19, 40, TABLE_3, 8, quads) is None
@@ -624,21 +625,15 @@ def test_a_middle_case_left_open_builds_no_records(monkeypatch):
         )
 
 
-def test_a_split_whose_later_middle_case_fails_builds_no_records(monkeypatch):
+def test_a_split_whose_later_middle_case_fails_builds_no_records(monkeypatch, forced_solves):
     # M_4(20) <= 47 at theta = 6, top = 8, with t = 8 made to leave a quadruple: t = 7 closes,
     # but its records would be thrown away, so none is built (no CP-SAT solve at all).
-    split_module._forced_refutation.cache_clear()
-    real_cover, real_prove, solved = split_module._cover_middle, split_module.prove_max_bound, []
+    real_cover, solved = split_module._cover_middle, forced_solves
 
     def cover(properties, cards, threshold, known_max, t, quads, records=True):
         entries, left = real_cover(properties, cards, threshold, known_max, t, quads, records)
         return ([], [quads[0]]) if t == 8 else (entries, left)
 
-    def solve(*args, **kwargs):
-        solved.append(kwargs.get("forced"))
-        return real_prove(*args, **kwargs)
-
-    monkeypatch.setattr(split_module, "prove_max_bound", solve)
     most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
     pencils = two_big_hyperplanes(4, 20, 8, most, below, floor=47)
     record = split_module._record(4, 20, 48, TABLE_3, PLANE, 6, pencils, 8)
