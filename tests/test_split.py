@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import itertools
 from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from seed_oracles import PAPER_TABLE_1, PAPER_TABLE_3
@@ -485,6 +486,7 @@ def test_a_middle_case_left_open_is_tried_again_with_sharper_split_maxima(monkey
     assert nothing is None
 
 
+@functools.cache
 def _exact_split_maxima_of_ag33() -> dict[tuple[int, int, int], int]:
     exact = exact_split_maxima(2)
     return {(a, b, c): int(exact[a, b, c]) for a, b, c in itertools.product(range(10), repeat=3)}
@@ -511,6 +513,30 @@ def test_middle_quadruples_only_grow_with_the_split_maxima(case, seed):
     plain = set(middle_types(4, cards, t, most, below, value))
     assert found[0] <= found[1] <= plain
     assert found[0] != plain
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(20, 60), st.integers(0, 12), st.integers(0, 6), st.booleans(), st.data())
+def test_the_pruned_pencil_searches_agree_with_the_checkers_full_enumeration(
+    cards, theta, below_best, sharp, data
+):
+    # The kernels skip cells whose rows or columns cannot pass the best bound so far; the
+    # checker enumerates every pattern of a margin pair at once. Near the largest bound (floor
+    # a few below it), with and without the exact split maxima of AG(3,3), both find the same
+    # largest bound and list the same middle quadruples.
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    split = split_table(2, _exact_split_maxima_of_ag33()) if sharp else None
+    theta = min(theta + cards // 3, 26)
+    largest = two_big_hyperplanes(4, cards, theta, most, below, split_most=split)[0]
+    assume(largest >= 0)  # some pattern has two hyperplanes above theta
+    floor = largest - below_best - 1
+    mine = two_big_hyperplanes(4, cards, theta, most, below, floor, split_most=split)
+    theirs = split_check.largest_pencil_bound(4, cards, theta, most, below, floor, split)
+    assert mine[0] == theirs[0] == largest
+    assert pencil_bound(mine[1], 4, most, below, split) == largest
+    t = data.draw(st.integers(theta, min(cards, 27)))
+    quads = {tuple(sorted(quad)) for quad in middle_types(4, cards, t, most, below, floor, split)}
+    assert quads == split_check.middle_quadruples(4, cards, t, most, below, floor, split)
 
 
 def test_a_middle_case_the_guide_cannot_close_searches_no_split_maximum(monkeypatch):

@@ -189,18 +189,52 @@ def _classes_allowed(s, plane, allowed):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _cell_patterns(rows, columns, top, out):  # pragma: no cover - compiled
+def _held_with_part(hyperplane):  # pragma: no cover - compiled
+    # by_part[h, a]: the most hyperplane[.] allows a hyperplane of h points one of whose cells
+    # holds a points (the table is symmetric in its three cells); -1 where there is none.
+    side = hyperplane.shape[0]
+    by_part = np.full((3 * side - 2, side), -1, np.int64)
+    for a in range(side):
+        for b in range(side):
+            for c in range(side):
+                held = hyperplane[a, b, c]
+                if held > by_part[a + b + c, a]:
+                    by_part[a + b + c, a] = held
+    return by_part
+
+
+@nb.njit(cache=True)
+def _cell_patterns(
+    rows, columns, top, floor, across1, hyperplane, by_part, out
+):  # pragma: no cover - compiled
     # Every nine cell sizes in [0, top] whose rows hold rows[0..2] and columns columns[0..2]
-    # points, into out; returns how many. Cells 0, 1, 3, 4 fix the other five.
+    # points and whose row class and column class may each hold more than floor sets, into
+    # out; returns how many. Cells 0, 1, 3, 4 fix the other five.
+    #
+    # The pruning rule. A class holds at most the sets inside its three hyperplanes, each at
+    # most hyperplane[its cells], plus its across bound across1 (the class bound of
+    # _pattern_bound without its min), so a pattern whose rows or columns add up to at most
+    # floor this way has a bound of at most floor. Row 0 (cells 0, 1, 2) is known with s0, s1
+    # and column 0 (cells 0, 3, 6) with s3; the other rows and columns each hold a known cell
+    # by then (s3 in row 1, s6 in row 2, s1 in column 1, s2 in column 2), so by_part[h, known
+    # cell] bounds them, and when that sum is at most floor no s4 is tried. With s4 every cell
+    # is known and the sums are exact.
     row0, r1, r2 = rows[0], rows[1], rows[2]
     c0, c1, c2 = columns[0], columns[1], columns[2]
+    across_rows, across_columns = across1[row0, r1], across1[c0, c1]
     k = 0
     for s0 in range(max(0, row0 - 2 * top, c0 - 2 * top), min(top, row0, c0) + 1):
         for s1 in range(max(0, row0 - s0 - top), min(top, row0 - s0, c1) + 1):
             s2 = row0 - s0 - s1
+            row_0 = hyperplane[s0, s1, s2] + across_rows
             for s3 in range(max(0, c0 - s0 - top), min(top, c0 - s0, r1) + 1):
                 s6 = c0 - s0 - s3
                 if s6 > r2:
+                    continue
+                column_0 = hyperplane[s0, s3, s6] + across_columns
+                if row_0 + by_part[r1, s3] + by_part[r2, s6] <= floor:
+                    continue
+                if column_0 + by_part[c1, s1] + by_part[c2, s2] <= floor:
                     continue
                 for s4 in range(0, min(top, r1 - s3, c1 - s1) + 1):
                     s5 = r1 - s3 - s4
@@ -209,6 +243,10 @@ def _cell_patterns(rows, columns, top, out):  # pragma: no cover - compiled
                     if s5 > top or s7 > top or s7 > r2 - s6 or s8 > top:
                         continue
                     if s2 + s5 + s8 != c2:
+                        continue
+                    if row_0 + hyperplane[s3, s4, s5] + hyperplane[s6, s7, s8] <= floor:
+                        continue
+                    if column_0 + hyperplane[s1, s4, s7] + hyperplane[s2, s5, s8] <= floor:
                         continue
                     out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 4] = s0, s1, s2, s3, s4
                     out[k, 5], out[k, 6], out[k, 7], out[k, 8] = s5, s6, s7, s8
@@ -243,6 +281,7 @@ def _largest(
     best = floor
     found = np.full(9, -1, np.int64)
     cells = np.zeros(((top + 1) ** 4, 9), np.int64)
+    by_part = _held_with_part(hyperplane)
     rows, columns = np.zeros(3, np.int64), np.zeros(3, np.int64)
     for r1 in range(max(0, n - 2 * row0), min(row0, n - row0) + 1):
         r2 = n - row0 - r1
@@ -258,7 +297,10 @@ def _largest(
                 if c2 > c0 or not allowed[c0, c1] or min(cap_rows, cap[c0, c1]) <= best:
                     continue
                 columns[0], columns[1], columns[2] = c0, c1, c2
-                for i in range(_cell_patterns(rows, columns, top, cells)):
+                count = _cell_patterns(
+                    rows, columns, top, best, across1, hyperplane, by_part, cells
+                )
+                for i in range(count):
                     s = cells[i]
                     if not _classes_allowed(s, plane, allowed):
                         continue
@@ -293,6 +335,7 @@ def _middle_types(
     # is too small.
     top = below.shape[0] - 1
     cells = np.zeros(((top + 1) ** 4, 9), np.int64)
+    by_part = _held_with_part(hyperplane)
     rows, columns = np.zeros(3, np.int64), np.zeros(3, np.int64)
     first, second = np.zeros(3, np.int64), np.zeros(3, np.int64)
     k = 0
@@ -306,7 +349,8 @@ def _middle_types(
             if c2 > t or not allowed[t, c1] or cap[t, c1] <= value:
                 continue
             columns[0], columns[1], columns[2] = t, c1, c2
-            for i in range(_cell_patterns(rows, columns, top, cells)):
+            count = _cell_patterns(rows, columns, top, value, across1, hyperplane, by_part, cells)
+            for i in range(count):
                 s = cells[i]
                 if not _classes_allowed(s, plane, diagonal):
                     continue
