@@ -231,10 +231,51 @@ def test_the_theta_walk_finds_the_best_theta(data):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_Optima, "__call__", lambda self, t: None if t in undecided else program[t])
         patch.setattr(split_module, "two_big_hyperplanes", pencil_search)
-        patch.setattr(split_module, "_record", lambda *args: {"theta": args[5]})
+        patch.setattr(split_module, "_decide", lambda *args: split_module._Decided(
+            args[2], args[5], args[5], args[6], [], {}))  # fmt: skip
+        patch.setattr(split_module, "_build", lambda *args: {"theta": args[-1].theta})
         patch.setattr(split_module, "_middle_split", lambda *args: None)  # the walk alone
         found, record = split_upper_bound(4, 30, {}, {}, lower, upper)
     assert found == best and (record is None) == (best == upper)
+
+
+@pytest.mark.parametrize(
+    ("failing", "built", "expected"),
+    [
+        ((), [96], 95),
+        ((96, 97), [96, 97, 98], 97),
+        (tuple(range(96, 102)), list(range(96, 102)), 101),
+    ],
+)
+def test_the_walk_builds_only_its_last_step_and_the_one_before_where_cp_sat_disagrees(
+    failing, built, expected
+):
+    # Each step of the middle-case walk, one set lower than the one before, is decided by
+    # HiGHS's verdicts; only the last one's record is built, and where it cannot be (CP-SAT
+    # does not decide a program HiGHS refutes) the step before it is built instead.
+    tried: list[int] = []
+
+    def step(properties, cards, target, *args):
+        return (
+            split_module._Decided(target + 1, 20, 21, (target, None), [], {})
+            if target >= 95
+            else None
+        )
+
+    def build(properties, cards, known_max, known_below, decided):
+        tried.append(decided.threshold)
+        return (
+            None if decided.threshold in failing else {"claim": f"max <= {decided.threshold - 1}"}
+        )
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_Optima, "__call__", lambda self, theta: 100)
+        patch.setattr(split_module, "two_big_hyperplanes", lambda *args, **kw: (10**6, [0] * 9))
+        patch.setattr(split_module, "_middle_split", step)
+        patch.setattr(split_module, "_build", build)
+        found, record = split_upper_bound(4, 30, {}, {}, 90, 101)
+    assert tried == built and found == expected
+    assert (record is None) == (expected == 101)
 
 
 def test_a_split_record_does_not_pass_as_a_plain_bound():

@@ -47,6 +47,7 @@ import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -773,6 +774,20 @@ def prove_split_bound(
     return _record(properties, cards, threshold, known_max, known_below, theta, None, top)
 
 
+@dataclass
+class _Decided:
+    """A split HiGHS's verdicts close, with all its record needs but the CP-SAT solves: the
+    threshold it refutes, theta, top, the pencils above top, the middle case's quadruples for
+    each t and the bounds on split maxima used (:func:`_decide`, :func:`_build`)."""
+
+    threshold: int
+    theta: int
+    top: int
+    pencils: tuple[int, list[int] | None]
+    cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]]]]
+    split_maxima: dict[tuple[int, int, int], int]
+
+
 def _record(
     properties: int,
     cards: int,
@@ -785,16 +800,37 @@ def _record(
     split_maxima: dict[tuple[int, int, int], int] | None = None,
     sharpen: Callable[[int, list[tuple[tuple[int, int, int], ...]]], dict] | None = None,
 ) -> dict[str, Any] | None:
-    """The split's record at ``theta`` and ``top`` (default theta), or None; ``pencils``: the
-    pencil maximum above top, if known; ``split_maxima``: proven bounds on split maxima of
-    AG(P-1,3) the pencils use (recorded as [a, b, c, bound]). Where the middle case at some t
-    leaves quadruples no program refutes, ``sharpen(t, quadruples)``, if given, may return more
-    bounds on split maxima (a mapping like ``split_maxima``; empty when it has none): the case
-    at t is then tried again with them. A bound added later only shrinks the pencils' bounds,
-    so the programs of an earlier t (and the pencils above top) still cover what the final
-    bounds leave. Every t is decided by HiGHS's verdicts first, and the records, whose CP-SAT
-    solves take the time, are built only when all of them close: a case that fails at a later
-    t throws away the records of the earlier ones."""
+    """The split's record at ``theta`` and ``top`` (default theta), or None: :func:`_decide`,
+    then :func:`_build` where it closes."""
+    decided = _decide(properties, cards, threshold, known_max, known_below, theta, pencils, top,
+                      split_maxima, sharpen)  # fmt: skip
+    return None if decided is None else _build(properties, cards, known_max, known_below, decided)
+
+
+def _decide(
+    properties: int,
+    cards: int,
+    threshold: int,
+    known_max: dict[int, int],
+    known_below: dict[int, int],
+    theta: int,
+    pencils: tuple[int, list[int] | None] | None,
+    top: int | None = None,
+    split_maxima: dict[tuple[int, int, int], int] | None = None,
+    sharpen: Callable[[int, list[tuple[tuple[int, int, int], ...]]], dict] | None = None,
+) -> _Decided | None:
+    """Whether the split at ``theta`` and ``top`` (default theta) refutes ``threshold`` sets by
+    HiGHS's verdicts, or None; ``pencils``: the pencil maximum above top, if known;
+    ``split_maxima``: proven bounds on split maxima of AG(P-1,3) the pencils use. Where the
+    middle case at some t leaves quadruples no program refutes, ``sharpen(t, quadruples)``, if
+    given, may return more bounds on split maxima (a mapping like ``split_maxima``; empty when
+    it has none): the case at t is then tried again with them. A bound added later only shrinks
+    the pencils' bounds, so the programs of an earlier t (and the pencils above top) still
+    cover what the final bounds leave.
+
+    The records, whose CP-SAT solves take the time, are built apart (:func:`_build`): a case
+    that fails at a later t would throw away the records of the earlier ones, and the walk of
+    :func:`split_upper_bound` builds only the record of its last step."""
     top = theta if top is None else top
     most, most_below = _tables_for(properties, known_max, known_below)
     split_maxima = {} if split_maxima is None else split_maxima
@@ -806,8 +842,7 @@ def _record(
         pencils = two_big_hyperplanes(
             properties, cards, top, most, most_below, floor=threshold - 1, split_most=table()
         )
-    largest, pattern = pencils
-    if largest >= threshold:
+    if pencils[0] >= threshold:
         return None
     cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]]]] = []
     for t in range(theta + 1, top + 1):  # each t decided by HiGHS's verdicts (_cover_middle)
@@ -823,15 +858,30 @@ def _record(
                 return None
             split_maxima.update(sharper)
         cases.append((t, quads))
+    return _Decided(threshold, theta, top, pencils, cases, split_maxima)
+
+
+def _build(
+    properties: int,
+    cards: int,
+    known_max: dict[int, int],
+    known_below: dict[int, int],
+    decided: _Decided,
+) -> dict[str, Any] | None:
+    """The record of a split :func:`_decide` closed: every program confirmed by CP-SAT too
+    (:func:`~setlab.extremal.bounds.prove_max_bound`), or None where CP-SAT does not decide
+    one HiGHS refutes."""
+    threshold, theta = decided.threshold, decided.theta
     middle: list[dict[str, Any]] = []
-    for t, quads in cases:  # every t closes: now the records, each confirmed by CP-SAT too
+    for t, quads in decided.cases:
         entries, left = _cover_middle(properties, cards, threshold, known_max, t, quads)
-        if left:  # CP-SAT does not decide a program HiGHS refutes
+        if left:
             return None
         middle += entries
     program = prove_max_bound(properties, cards, threshold, known_max, big=theta)
     if program is None:
         return None
+    largest, pattern = decided.pencils
     return {
         "method": "split",
         "properties": properties,
@@ -840,13 +890,13 @@ def _record(
         "theta": theta,
         "program": program,
         "pencil": {
-            "theta": top,
+            "theta": decided.top,
             "largest": largest,
             "pattern": pattern,
             "known_below": {str(k): v for k, v in sorted(known_below.items())},
         },
         "middle": middle,
-        "split_maxima": [[*split, int(v)] for split, v in sorted(split_maxima.items())],
+        "split_maxima": [[*split, int(v)] for split, v in sorted(decided.split_maxima.items())],
     }
 
 
@@ -877,8 +927,10 @@ def split_upper_bound(
     with exhaustive bounds on the split maxima of the hyperplanes that stop the pencils
     (:func:`_sharpened_split`), computed only where the guide says they may prove one set
     fewer. Those bounds are read from and kept in ``store`` (:func:`split_maxima_job`), where
-    every other n, worker and later run finds them. Returns (upper, None) when the split proves
-    nothing below ``upper``.
+    every other n, worker and later run finds them. Each step is decided by HiGHS's verdicts
+    alone, and only the last one's record is built (its CP-SAT solves take the time; where
+    CP-SAT does not decide a program HiGHS refutes, the step before is built instead). Returns
+    (upper, None) when the split proves nothing below ``upper``.
 
     Examples
     --------
@@ -912,27 +964,35 @@ def split_upper_bound(
         if best == lower:
             break
         theta -= 1
-    record = None
+    # Each step below is decided by HiGHS's verdicts (_decide), one set lower than the one
+    # before; only the last one's record is built, its CP-SAT solves confirming them, and
+    # where CP-SAT does not decide a program HiGHS refutes, the step before is built instead.
+    steps: list[_Decided] = []
     if chosen is not None:
-        record = _record(properties, cards, best + 1, known_max, known_below, *chosen)
-    if record is None:
+        step = _decide(properties, cards, best + 1, known_max, known_below, *chosen)
+        steps += [] if step is None else [step]
+    if not steps:
         best = upper
     while best > lower:  # the middle case, one set at a time
-        attempt = _middle_split(
+        step = _middle_split(
             properties, cards, best - 1, known_max, known_below, optima, most, most_below
         )
-        if attempt is None:
+        if step is None:
             break
-        best, record = best - 1, attempt
+        best, steps = best - 1, [*steps, step]
     exhaustive: dict[tuple[int, int, int], int] = {}  # split maxima bounded so far, for all steps
     while guide is not None and best > lower and properties - 2 <= 3:
-        attempt = _sharpened_split(
+        step = _sharpened_split(
             properties, cards, best - 1, known_max, known_below, optima, guide, exhaustive, store
         )
-        if attempt is None:
+        if step is None:
             break
-        best, record = best - 1, attempt
-    return best, record
+        best, steps = best - 1, [*steps, step]
+    for step in reversed(steps):
+        record = _build(properties, cards, known_max, known_below, step)
+        if record is not None:
+            return step.threshold - 1, record
+    return upper, None
 
 
 SPLIT_VERSION = 6
@@ -1080,8 +1140,8 @@ def _middle_split(
     optima: _Optima,
     most: Sequence[int],
     most_below: Sequence[int],
-) -> dict[str, Any] | None:
-    """The split's record for M(n) <= target with a middle case, or None.
+) -> _Decided | None:
+    """The split HiGHS's verdicts close for M(n) <= target with a middle case, or None.
 
     theta is the largest the program refutes target + 1 at, top the least above it (at most
     :data:`MIDDLE_SPAN` above) whose pencils stay at most target. The cheap parts come first:
@@ -1096,7 +1156,7 @@ def _middle_split(
             properties, cards, top, most, most_below, floor=target, cutoff=target
         )
         if pencils[0] <= target:
-            return _record(
+            return _decide(
                 properties, cards, target + 1, known_max, known_below, theta, pencils, top
             )
     return None
@@ -1112,8 +1172,9 @@ def _sharpened_split(
     guide: Mapping[tuple[int, int, int], int],
     exhaustive: dict[tuple[int, int, int], int],
     store: Store | None = None,
-) -> dict[str, Any] | None:
-    """The split's record for M(n) <= target with bounds on split maxima, or None.
+) -> _Decided | None:
+    """The split HiGHS's verdicts close for M(n) <= target with bounds on split maxima, or
+    None.
 
     A hyperplane of a pencil whose cells hold a, b and c cards holds at most S(a, b, c) sets,
     the split maximum of AG(P-1,3) (:mod:`setlab.extremal.splitmax`), which can be below both
@@ -1186,10 +1247,10 @@ def _sharpened_split(
             largest, pattern = pencils(top, split_table(properties - 2, exhaustive))
         if largest > target:
             continue
-        record = _record(properties, cards, target + 1, known_max, known_below, theta,
-                         (largest, pattern), top, useful(), middle)  # fmt: skip
-        if record is not None:
-            return record
+        decided = _decide(properties, cards, target + 1, known_max, known_below, theta,
+                          (largest, pattern), top, useful(), middle)  # fmt: skip
+        if decided is not None:
+            return decided
     return None
 
 
@@ -1335,7 +1396,8 @@ def _cover_middle(
     walk by HiGHS's verdicts, in the same order, leaves the quadruples the walk with records
     would leave (unless CP-SAT does not decide a program HiGHS refutes before them: then the
     case fails all the same), in a fraction of the time. So the middle case is decided by
-    verdicts first, and the records are built where it closes (:func:`_record`).
+    verdicts first (:func:`_decide`), and the records are built where it closes
+    (:func:`_build`).
     """
     known = tuple(sorted(known_max.items()))
 
