@@ -281,7 +281,10 @@ def _largest(
     top = below.shape[0] - 1  # the most points of a cell
     best = floor
     found = np.full(9, -1, np.int64)
-    cells = np.zeros(((top + 1) ** 4, 9), np.int64)
+    # Room for every pattern of a margin pair, left unset: _cell_patterns fills the rows it
+    # counts and no other row is read. Zeroing these 44 MB (AG(5,3)) on every call took most
+    # of a short search.
+    cells = np.empty(((top + 1) ** 4, 9), np.int64)
     by_part = _held_with_part(hyperplane)
     rows, columns = np.zeros(3, np.int64), np.zeros(3, np.int64)
     for r1 in range(max(0, n - 2 * row0), min(row0, n - row0) + 1):
@@ -335,7 +338,7 @@ def _middle_types(
     # then their nine cells as rows of out, 21 numbers each. Returns how many, or -1 when out
     # is too small.
     top = below.shape[0] - 1
-    cells = np.zeros(((top + 1) ** 4, 9), np.int64)
+    cells = np.empty(((top + 1) ** 4, 9), np.int64)  # unset, as in _largest
     by_part = _held_with_part(hyperplane)
     rows, columns = np.zeros(3, np.int64), np.zeros(3, np.int64)
     first, second = np.zeros(3, np.int64), np.zeros(3, np.int64)
