@@ -191,8 +191,8 @@ def _classes_allowed(s, plane, allowed):  # pragma: no cover - compiled
 
 @nb.njit(cache=True)
 def _held_with_part(hyperplane):  # pragma: no cover - compiled
-    # by_part[h, a]: the most hyperplane[.] allows a hyperplane of h points one of whose cells
-    # holds a points (the table is symmetric in its three cells); -1 where there is none.
+    # by_part[h, a]: the most of hyperplane[a, b, c] over b + c = h - a, the bound of a
+    # hyperplane of h points whose first cell holds a points; -1 where there is none.
     side = hyperplane.shape[0]
     by_part = np.full((3 * side - 2, side), -1, np.int64)
     for a in range(side):
