@@ -232,8 +232,8 @@ def test_the_theta_walk_finds_the_best_theta(data):
         patch.setattr(_Optima, "__call__", lambda self, t: None if t in undecided else program[t])
         patch.setattr(split_module, "two_big_hyperplanes", pencil_search)
         patch.setattr(split_module, "_decide", lambda *args: split_module._Decided(
-            args[2], args[5], args[5], args[6], [], {}))  # fmt: skip
-        patch.setattr(split_module, "_build", lambda *args: {"theta": args[-1].theta})
+            *args[:2], {}, {}, args[2], args[5], args[5], args[6], [], {}))  # fmt: skip
+        patch.setattr(split_module, "_build", lambda decided: {"theta": decided.theta})
         patch.setattr(split_module, "_middle_split", lambda *args: None)  # the walk alone
         found, record = split_upper_bound(4, 30, {}, {}, lower, upper)
     assert found == best and (record is None) == (best == upper)
@@ -257,12 +257,14 @@ def test_the_walk_builds_only_its_last_step_and_the_one_before_where_cp_sat_disa
 
     def step(properties, cards, target, *args):
         return (
-            split_module._Decided(target + 1, 20, 21, (target, None), [], {})
+            split_module._Decided(
+                properties, cards, {}, {}, target + 1, 20, 21, (target, None), [], {}
+            )
             if target >= 95
             else None
         )
 
-    def build(properties, cards, known_max, known_below, decided):
+    def build(decided):
         tried.append(decided.threshold)
         return (
             None if decided.threshold in failing else {"claim": f"max <= {decided.threshold - 1}"}

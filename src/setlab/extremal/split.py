@@ -779,10 +779,15 @@ def prove_split_bound(
 
 @dataclass
 class _Decided:
-    """A split HiGHS's verdicts close, with all its record needs but the CP-SAT solves: the
-    threshold it refutes, theta, top, the pencils above top, the middle case's quadruples for
-    each t and the bounds on split maxima used (:func:`_decide`, :func:`_build`)."""
+    """A split HiGHS's verdicts close, with all its record needs but the CP-SAT solves: P, n
+    and the maxima it rests on, the threshold it refutes, theta, top, the pencils above top,
+    the middle case's quadruples for each t and the bounds on split maxima used
+    (:func:`_decide`, :func:`_build`)."""
 
+    properties: int
+    cards: int
+    known_max: dict[int, int]
+    known_below: dict[int, int]
     threshold: int
     theta: int
     top: int
@@ -791,23 +796,11 @@ class _Decided:
     split_maxima: dict[tuple[int, int, int], int]
 
 
-def _record(
-    properties: int,
-    cards: int,
-    threshold: int,
-    known_max: dict[int, int],
-    known_below: dict[int, int],
-    theta: int,
-    pencils: tuple[int, list[int] | None] | None,
-    top: int | None = None,
-    split_maxima: dict[tuple[int, int, int], int] | None = None,
-    sharpen: Callable[[int, list[tuple[tuple[int, int, int], ...]]], dict] | None = None,
-) -> dict[str, Any] | None:
-    """The split's record at ``theta`` and ``top`` (default theta), or None: :func:`_decide`,
-    then :func:`_build` where it closes."""
-    decided = _decide(properties, cards, threshold, known_max, known_below, theta, pencils, top,
-                      split_maxima, sharpen)  # fmt: skip
-    return None if decided is None else _build(properties, cards, known_max, known_below, decided)
+def _record(*args: Any, **kwargs: Any) -> dict[str, Any] | None:
+    """The split's record, or None: :func:`_decide` (with its arguments), then :func:`_build`
+    where it closes."""
+    decided = _decide(*args, **kwargs)
+    return None if decided is None else _build(decided)
 
 
 def _decide(
@@ -861,19 +854,15 @@ def _decide(
                 return None
             split_maxima.update(sharper)
         cases.append((t, quads))
-    return _Decided(threshold, theta, top, pencils, cases, split_maxima)
+    return _Decided(properties, cards, known_max, known_below, threshold, theta, top, pencils,
+                    cases, split_maxima)  # fmt: skip
 
 
-def _build(
-    properties: int,
-    cards: int,
-    known_max: dict[int, int],
-    known_below: dict[int, int],
-    decided: _Decided,
-) -> dict[str, Any] | None:
+def _build(decided: _Decided) -> dict[str, Any] | None:
     """The record of a split :func:`_decide` closed: every program confirmed by CP-SAT too
     (:func:`~setlab.extremal.bounds.prove_max_bound`), or None where CP-SAT does not decide
     one HiGHS refutes."""
+    properties, cards, known_max = decided.properties, decided.cards, decided.known_max
     threshold, theta = decided.threshold, decided.theta
     middle: list[dict[str, Any]] = []
     for t, quads in decided.cases:
@@ -896,7 +885,7 @@ def _build(
             "theta": decided.top,
             "largest": largest,
             "pattern": pattern,
-            "known_below": {str(k): v for k, v in sorted(known_below.items())},
+            "known_below": {str(k): v for k, v in sorted(decided.known_below.items())},
         },
         "middle": middle,
         "split_maxima": [[*split, int(v)] for split, v in sorted(decided.split_maxima.items())],
@@ -992,7 +981,7 @@ def split_upper_bound(
             break
         best, steps = best - 1, [*steps, step]
     for step in reversed(steps):
-        record = _build(properties, cards, known_max, known_below, step)
+        record = _build(step)
         if record is not None:
             return step.threshold - 1, record
     return upper, None
