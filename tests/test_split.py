@@ -198,15 +198,53 @@ def test_the_splits_run_side_by_side_and_resume_from_their_checkpoints(tmp_path)
 def test_theta_search_skips_programs_highs_does_not_decide(data):
     """The program's optimum does not decrease with theta; HiGHS may leave some theta undecided
     (its time limit: at n = 145 of AG(5,3), theta = 64). The search must return the largest
-    theta whose optimum is known below the threshold, never an undecided one."""
-    optima = _Optima(4, 30, {})  # theta from 9 up to 26, each answer given below
-    steps = data.draw(st.lists(st.integers(0, 3), min_size=18, max_size=18))
-    values = list(itertools.accumulate(steps, initial=100))[1:]
+    theta whose optimum HiGHS knows below the threshold, never an undecided one, from the
+    optima the walk asked for and its verdicts on the threshold (an optimum known below at
+    a larger theta settles an undecided smaller one, the search's start among them), and
+    never ask HiGHS what an optimum already says."""
+    steps = data.draw(st.lists(st.integers(0, 2), min_size=18, max_size=18))
+    values = dict(zip(range(9, 27), itertools.accumulate(steps, initial=100), strict=False))
     undecided = data.draw(st.sets(st.integers(9, 26)))
-    optima.seen = {9 + i: None if 9 + i in undecided else v for i, v in enumerate(values)}
-    threshold = data.draw(st.integers(95, 160))
-    usable = [t for t, v in optima.seen.items() if v is not None and v < threshold]
-    assert optima.largest_below(threshold) == (max(usable) if 9 in usable else None)
+    optimized = data.draw(st.sets(st.integers(9, 26)))  # optima the walk already asked for
+    threshold = data.draw(st.integers(95, 140))  # 140 sets: the counting bound of 30 cards
+    asked: list[tuple[int, int]] = []
+
+    def verdict(self, theta, at_least):
+        asked.append((theta, at_least))
+        return None if theta in undecided else values[theta] < at_least
+
+    optima = _Optima(4, 30, {})  # theta from 9 up to 26, each answer made up here
+    optima.seen = {t: None if t in undecided else values[t] for t in optimized}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_Optima, "_verdict", verdict)
+        found = optima.largest_below(threshold)
+    usable = [t for t, v in values.items() if t not in undecided and v < threshold]
+    known = [t for t in usable if t == 9 or t in optimized]  # below at 9, as asked or known
+    assert found == (max(usable) if known else None)
+    assert all(t not in optima.seen or optima.seen[t] is None for t, _ in asked)
+
+
+@pytest.mark.parametrize("seconds", [1.0, 0.0])
+def test_the_threshold_verdicts_agree_with_the_optima(seconds, monkeypatch):
+    # HiGHS's verdicts on "L >= threshold" against its optima of L, on the real programs of
+    # 48 cards of AG(4,3) (optima -1, -1, 180, 236, ..., 253 for theta = 15..27); with no time
+    # for a verdict, each theta's optimum answers instead.
+    monkeypatch.setattr(split_module, "VERDICT_SECONDS", seconds)
+    optimum = _Optima(4, 48, TABLE_3)
+    optima = {theta: optimum(theta) for theta in range(15, 28)}
+    for theta, best in optima.items():
+        fresh = _Optima(4, 48, TABLE_3)
+        if best < 0:  # no profile at all: below every threshold
+            assert fresh.below(theta, 0) is True
+            continue
+        assert fresh.below(theta, best) is False and fresh.below(theta, best + 1) is True
+        # and what those two verdicts say elsewhere, by the optimum's growth with theta
+        assert fresh.below(theta, best + 5) is True and fresh.below(theta - 1, best + 1) is True
+        assert fresh.below(theta + 1, best) is False
+    for threshold in range(170, 260, 7):  # the search's thetas stop below 27, a whole flat
+        fresh = _Optima(4, 48, TABLE_3)
+        under = [theta for theta, best in optima.items() if theta < 27 and best < threshold]
+        assert fresh.largest_below(threshold) == max(under, default=None)
 
 
 @settings(max_examples=200, deadline=None)
@@ -230,6 +268,9 @@ def test_the_theta_walk_finds_the_best_theta(data):
     best = min([max(program[t], lower, pencils[t]) for t in thetas if t not in undecided] + [upper])
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_Optima, "__call__", lambda self, t: None if t in undecided else program[t])
+        patch.setattr(
+            _Optima, "_verdict", lambda self, t, at: None if t in undecided else program[t] < at
+        )
         patch.setattr(split_module, "two_big_hyperplanes", pencil_search)
         patch.setattr(split_module, "_decide", lambda *args: split_module._Decided(
             *args[:2], {}, {}, args[2], args[5], args[5], args[6], [], {}))  # fmt: skip
@@ -272,6 +313,7 @@ def test_the_walk_builds_only_its_last_step_and_the_one_before_where_cp_sat_disa
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_Optima, "__call__", lambda self, theta: 100)
+        patch.setattr(_Optima, "_verdict", lambda self, theta, at_least: at_least > 100)
         patch.setattr(split_module, "two_big_hyperplanes", lambda *args, **kw: (10**6, [0] * 9))
         patch.setattr(split_module, "_middle_split", step)
         patch.setattr(split_module, "_build", build)

@@ -284,7 +284,7 @@ def _quiet_stdout() -> Iterator[None]:
 
 
 def solve_highs(
-    program: SliceProgram, sense: int = 0, relaxed: bool = False
+    program: SliceProgram, sense: int = 0, relaxed: bool = False, seconds: float = SOLVER_SECONDS
 ) -> tuple[str, int | None, float]:
     """Solve with HiGHS (through scipy.optimize.milp): (status, L found, seconds).
 
@@ -293,7 +293,8 @@ def solve_highs(
     is reached through scipy because the ``highspy`` and ``ortools`` wheels export clashing
     HiGHS symbols and cannot be loaded in one process. ``relaxed`` solves the LP relaxation
     (every variable continuous; L is then not rounded): where it is infeasible, one set of
-    Farkas multipliers refutes the program, a certificate without branching.
+    Farkas multipliers refutes the program, a certificate without branching. ``seconds``
+    limits the time; past it the status is "unknown".
 
     Examples
     --------
@@ -320,7 +321,7 @@ def solve_highs(
             bounds=Bounds(
                 [lo for _, lo, _ in program.variables], [hi for _, _, hi in program.variables]
             ),
-            options={"time_limit": SOLVER_SECONDS, "presolve": True},
+            options={"time_limit": seconds, "presolve": True},
         )
     seconds = time.perf_counter() - start
     if result.status == 2:
