@@ -323,12 +323,12 @@ def solve_highs(
             ),
             options={"time_limit": seconds, "presolve": True},
         )
-    seconds = time.perf_counter() - start
+    elapsed = time.perf_counter() - start
     if result.status == 2:
-        return "infeasible", None, seconds
+        return "infeasible", None, elapsed
     if result.status == 0:
-        return ("optimal" if sense else "feasible"), round(result.x[0]), seconds
-    return "unknown", None, seconds
+        return ("optimal" if sense else "feasible"), round(result.x[0]), elapsed
+    return "unknown", None, elapsed
 
 
 def write_mps(program: SliceProgram, path: str) -> None:
