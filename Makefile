@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.setlab-installed
 
-.PHONY: demo test test-slow lint bench clean browser
+.PHONY: demo test test-slow lint bench clean clean-kernels browser
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,5 +33,10 @@ lint: $(STAMP)
 bench: $(STAMP)
 	for f in benchmarks/*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
 
-clean:
+clean: clean-kernels
 	rm -rf $(VENV) build src/*.egg-info
+
+# numba's compiled kernels, cached beside the source: drop them after editing kernels while
+# long jobs ran (a stale cache once gave a wrong split maximum in a working tree)
+clean-kernels:
+	find src \( -name '*.nbi' -o -name '*.nbc' \) -delete
