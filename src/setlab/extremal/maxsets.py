@@ -83,7 +83,7 @@ def recorded_witnesses(properties: int) -> dict[int, list[int]]:
     """Max witnesses kept in the package's data files, by n, each re-counted on load.
 
     For P = 5 these beat the constructions and the annealed minima for n = 155..162, 181..184
-    and 197 (docs/maxsets.md, "What was tried for AG(5,3) in this round"). A file whose stated
+    and 197 (docs/maxsets.md, "What was tried for AG(5,3)", "Witnesses"). A file whose stated
     count differs from the re-count is refused.
 
     Examples
