@@ -43,8 +43,15 @@ class Tables:
         self.name, self.properties, self.values = name, properties, values
         self.size = kind.size(values)
         self.n_cards = values**properties
-        empty = np.zeros((0, 0), dtype=np.int64)
-        self.third, self.plus, self.negative, self.words = empty, empty, empty.ravel(), empty
+        # A kind leaves the tables it does not read empty, typed as the real ones are for decks
+        # of at most 3^5 cards (read-only; third cards uint8, sums int32): numba compiles a
+        # kernel once per argument types, so every kind then shares one compiled kernel.
+        self.third = np.zeros((0, 0), dtype=np.uint8)
+        self.plus = np.zeros((0, 0), dtype=np.int32)
+        self.negative = np.zeros(0, dtype=np.int32)
+        for table in (self.third, self.plus, self.negative):
+            table.setflags(write=False)
+        self.words = np.zeros((0, 0), dtype=np.int64)
         if name == "set" and values == 3 and properties <= MAX_TABLE_PROPERTIES:
             self.kind, self.third = kernels.SET, third_card_table(properties)
         elif name == "set":
