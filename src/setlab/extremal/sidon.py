@@ -268,7 +268,11 @@ def largest_structure_free(
                                  stored.witness, stored.bound_method or "")  # fmt: skip
     n = FREE_VARIANTS[variant] ** properties
     xor = variant == "4set"
-    plus = np.zeros((1, 1), dtype=np.int32) if xor else sum_table(properties)
+    if xor:  # 4Set reads no sum table: a placeholder typed as sum_table's, so one compile
+        plus = np.zeros((1, 1), dtype=np.int32)
+        plus.setflags(write=False)
+    else:
+        plus = sum_table(properties)
     best = np.zeros(n, dtype=np.int64)
     best_size, finished, nodes = 0, True, 0
     for fixed in _branches(variant, n):

@@ -250,9 +250,13 @@ def structures_of_board(
 
     Examples
     --------
-    >>> e = np.zeros((0, 0), dtype=np.int64)
-    >>> position = np.full(16, -1, dtype=np.int64)
-    >>> structures_of_board(FOUR, np.array([0, 5, 10, 15]), e, e, e.ravel(), e, 4, position, e)
+    The tables of :func:`setlab.variants.find.tables` (all empty for 4Set):
+
+    >>> from setlab.variants.find import tables
+    >>> t, position = tables("4set", 2), np.full(16, -1, dtype=np.int64)
+    >>> out = np.zeros((0, 4), dtype=np.int64)
+    >>> cards = np.array([0, 5, 10, 15])
+    >>> structures_of_board(FOUR, cards, t.third, t.plus, t.negative, t.words, 4, position, out)
     1
     """
     if kind == SET:
@@ -278,9 +282,10 @@ def count_structures_batch(
 
     Examples
     --------
-    >>> e = np.zeros((0, 0), dtype=np.int64)
+    >>> from setlab.variants.find import tables
+    >>> t = tables("4set", 2)
     >>> boards = np.array([[0, 5, 10, 15], [0, 1, 2, 4], [0, 0, 1, 2]])
-    >>> args = (e, e, e.ravel(), e, 4, 16, 2)
+    >>> args = (t.third, t.plus, t.negative, t.words, 4, 16, 2)
     >>> count_structures_batch(FOUR, boards, np.array([4, 4, 4]), *args).tolist()
     [1, 0, -1]
     """
@@ -308,11 +313,11 @@ def fill_structures_batch(
 
     Examples
     --------
-    >>> e = np.zeros((0, 0), dtype=np.int64)
-    >>> out = np.zeros((1, 4), dtype=np.int64)
+    >>> from setlab.variants.find import tables
+    >>> t, out = tables("4set", 2), np.zeros((1, 4), dtype=np.int64)
     >>> boards, lengths = np.array([[0, 5, 10, 15], [0, 1, 2, 4]]), np.array([4, 4])
-    >>> offsets = np.array([0, 1, 1])
-    >>> fill_structures_batch(FOUR, boards, lengths, e, e, e.ravel(), e, 4, 16, offsets, out, 2)
+    >>> args = (t.third, t.plus, t.negative, t.words, 4, 16, np.array([0, 1, 1]), out, 2)
+    >>> fill_structures_batch(FOUR, boards, lengths, *args)
     >>> out.tolist()
     [[0, 1, 2, 3]]
     """
