@@ -7,6 +7,7 @@ import json
 import math
 from fractions import Fraction
 
+import numba as nb
 import numpy as np
 import pytest
 
@@ -22,7 +23,7 @@ from setlab.game.variants import (
     variant_game_figures,
     why_not,
 )
-from setlab.variants import find_structures, is_ultra
+from setlab.variants import find_structures, is_ultra, tables
 from variant_oracles import brute_force, four_rule, ghost_rule
 
 
@@ -32,6 +33,17 @@ def test_the_batch_engine_plays_the_reference_games(name):
     fast = game_figures(name, 6, seed=11, first_game=3)
     slow = [variant_game_figures(play_variant(name, 11, g), deal) for g in range(3, 9)]
     assert fast.tolist() == [list(row) for row in slow]
+
+
+def test_every_mode_types_its_tables_alike_so_numba_compiles_the_engine_once():
+    # numba compiles a kernel once per argument types: a mode whose unused tables were typed
+    # otherwise (int64, or writable where the real tables are read-only) cost a compile of its own
+    kinds = set()
+    for m in MODES.values():
+        t = tables(m.structure, m.properties, m.values)
+        third = tables("set", m.properties).third if m.chain else t.third
+        kinds.add(tuple(nb.typeof(table) for table in (third, t.plus, t.negative, t.words)))
+    assert len(kinds) == 1, kinds
 
 
 @pytest.mark.parametrize("name", ["ultra", "ghost", "4set-junior", "chain", "ultra-chain"])
