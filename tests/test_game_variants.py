@@ -15,6 +15,7 @@ from setlab.extremal.caps.deck import card_words
 from setlab.game.variants import (
     MODES,
     VariantTable,
+    engine_tables,
     exact_mean_structures,
     game_figures,
     play_variant,
@@ -23,7 +24,7 @@ from setlab.game.variants import (
     variant_game_figures,
     why_not,
 )
-from setlab.variants import find_structures, is_ultra, tables
+from setlab.variants import find_structures, is_ultra
 from variant_oracles import brute_force, four_rule, ghost_rule
 
 
@@ -38,11 +39,7 @@ def test_the_batch_engine_plays_the_reference_games(name):
 def test_every_mode_types_its_tables_alike_so_numba_compiles_the_engine_once():
     # numba compiles a kernel once per argument types: a mode whose unused tables were typed
     # otherwise (int64, or writable where the real tables are read-only) cost a compile of its own
-    kinds = set()
-    for m in MODES.values():
-        t = tables(m.structure, m.properties, m.values)
-        third = tables("set", m.properties).third if m.chain else t.third
-        kinds.add(tuple(nb.typeof(table) for table in (third, t.plus, t.negative, t.words)))
+    kinds = {tuple(nb.typeof(table) for table in engine_tables(m)) for m in MODES.values()}
     assert len(kinds) == 1, kinds
 
 

@@ -696,14 +696,29 @@ def game_figures(name: str, games: int, seed: int = 0, first_game: int = 0) -> n
     """
     m = mode(name)
     t = tables(m.structure, m.properties, m.values)
-    third = tables("set", m.properties).third if m.chain else t.third
     figures = np.zeros((games, len(FIGURES)), dtype=np.int64)
     if games:
         chunks = max(1, min(games, 8 * nb.get_num_threads()))
         _play_variant_games(first_game, games, np.uint64(seed & WORD_MASK), m.cards, m.deal,
-                            m.size, t.kind, m.chain, third, t.plus, t.negative, t.words,
-                            m.values, chunks, figures)  # fmt: skip
+                            m.size, t.kind, m.chain, *engine_tables(m), m.values, chunks,
+                            figures)  # fmt: skip
     return figures
+
+
+def engine_tables(m: Mode) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The lookup tables the numba engine reads for mode ``m``: third, plus, negative, words.
+
+    A chain mode reads the third cards of plain sets (a chain move completes a set with a card
+    of the previous structure); every other mode its own structure's tables.
+
+    Examples
+    --------
+    >>> [table.shape for table in engine_tables(mode("chain"))]
+    [(81, 81), (0, 0), (0,), (0, 0)]
+    """
+    t = tables(m.structure, m.properties, m.values)
+    third = tables("set", m.properties).third if m.chain else t.third
+    return third, t.plus, t.negative, t.words
 
 
 @cache
