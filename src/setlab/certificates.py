@@ -46,10 +46,11 @@ __all__ = [
 Key = tuple[int, int, Sense]
 """(P, n, sense): one stored value, M_P(n) for ``"max"``, m_P(n) for ``"min"``."""
 
-BASE_METHODS = ("trivial", "exhaustive", "search", "bounds", "split", "no cap")
+BASE_METHODS = ("trivial", "exhaustive", "search", "bounds", "split", "no cap", "one set")
 """Proof methods that cite no other value of the same problem pair (a slice program cites the
 values of dimension P - 1, the split those of P - 1 and P - 2, which rest on their own base
-proofs; "no cap" rests on the stored largest cap and its pencil chain)."""
+proofs; "no cap" rests on the stored largest cap and its pencil chain, "one set" on that too and
+on the fibre split's stored refutations)."""
 
 
 @dataclass(frozen=True)
@@ -152,19 +153,23 @@ def check_bound(
             and bound == identity - proof["max_bound"]
         )
         return _check(result, "bound", ok, f"from M({size - n}) <= {proof.get('max_bound')}")
-    if method == "no cap":
+    if method in ("no cap", "one set"):
         largest = proof.get("largest_cap")
         cap = store.get("maxcap", p, 0, {"values": 3})
         ok = (
             result.sense == "min"
-            and bound == 1
+            and bound == (1 if method == "no cap" else 2)
             and cap is not None
             and cap.proven
             and cap.value == largest
             and n > largest
             and _cap_chain_holds(cap)
         )
-        return _check(result, "bound", ok, f"no cap of AG({p},3) has more than {largest} cards")
+        if method == "no cap":
+            return _check(result, "bound", ok, f"no cap of AG({p},3) has more than {largest} cards")
+        errors = _one_set_errors(p, n, store) if ok else ["no proven largest cap below n"]
+        detail = f"no {n} cards of AG({p},3) hold exactly one set (oneset_check.py)"
+        return _check(result, "bound", not errors, detail if not errors else errors[0])
     if method == "search":
         return _check_search(result, proof, rerun, store, scheduler)
     if method == "bounds":
@@ -209,6 +214,20 @@ def _cap_chain_holds(cap: Result) -> bool:
     if text not in _CHAINS:
         _CHAINS[text] = not check_largest_cap(claim)
     return _CHAINS[text]
+
+
+def _one_set_errors(properties: int, cards: int, store: Store) -> list[str]:
+    """What ``proofcheck/oneset_check.py`` finds wrong with the stored fibre split of "n cards
+    with exactly one set" (the cap classes, every case, every LRAT refutation: minutes for
+    AG(5,3))."""
+    from setlab.extremal.oneset import one_set_claim
+    from setlab.proofcheck.oneset_check import check_one_set
+
+    stored = one_set_claim(properties, cards, store)
+    if stored is None:
+        return ["the store does not hold every case of the fibre split refuted"]
+    claim, lrat = stored
+    return check_one_set(claim, lrat, workers=2)
 
 
 def citations(result: Result) -> list[Key]:

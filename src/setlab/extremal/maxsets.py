@@ -3,7 +3,9 @@
 Complement identity: for S of n cards and N = 3^P, sets(S) + sets(complement) = N(N-1)/6 -
 n(N-n)/2 (a line meets S in 0..3 points; count lines by how many), so M(N-n) = that - m(n).
 m(n) = 0 while an n-cap exists. M(n) comes from witnesses (constructions, the store) and upper
-bounds: deletion from M(n-1), the pruned search, or the bounds module.
+bounds: deletion from M(n-1), the pruned search, or the bounds module. Just above the largest cap
+of AG(5,3), the fibre split (:mod:`setlab.extremal.oneset`) shows that no 46 cards hold exactly
+one set, so m(46) >= 2.
 
 The store layout of both problems is :data:`setlab.store.PROBLEMS` (re-exported here).
 """
@@ -34,6 +36,7 @@ from setlab.extremal.identities import (
     least_degree_bound,
     total_lines,
 )
+from setlab.extremal.oneset import refute_one_set
 from setlab.extremal.search import job_name, search
 from setlab.extremal.split import split_bounds, split_jobs
 from setlab.extremal.splitmax import split_maxima_found
@@ -779,6 +782,8 @@ class Solver:
         self._bound("min", cards, 0, {"method": "trivial", "argument": "counts are >= 0"})
         if self._beyond_largest_cap(cards):
             self._bound("min", cards, 1, {"method": "no cap", "largest_cap": len(self.cap())})
+            if cards == len(self.cap()) + 1:
+                self._one_set(cards)
         identity = complement_sum(self.properties, cards)
         searching = cards <= self.min_search_cards
         if searching:  # only the witnesses of M(N-n): its bound comes from this minimum
@@ -798,6 +803,22 @@ class Solver:
         current = self.get("min", cards)
         if not current.proven and self.anneal_restarts:
             self._anneal_min(cards, current.bound)
+
+    def _one_set(self, cards: int) -> None:
+        """m(n) >= 2 when no n cards hold exactly one set (n one above the largest cap, which
+        gives m(n) >= 1): the fibre split's cases (:func:`~setlab.extremal.oneset.refute_one_set`,
+        P = 5: 3,040 cases, a few minutes; kept in the store, so a second table reads them). A
+        satisfiable case would be a board with exactly one set: a witness of m(n) = 1."""
+        result = refute_one_set(
+            self.properties, cards, self.store, workers=self.workers, scheduler=self.scheduler
+        )
+        self._kept(result.job)
+        if result.board is not None:
+            self._witness("min", result.board, "one set")
+        elif result.proven:
+            proof = {"method": "one set", "job": result.job, "cases": result.cases,
+                     "largest_cap": len(self.cap()), "lemmas": result.lemmas}  # fmt: skip
+            self._bound("min", cards, 2, proof)
 
     def _min_deletion(self, cards: int) -> None:
         """m(n) from a stored m(n-1) > 0 by :func:`deletion_bound`, and through the complement
