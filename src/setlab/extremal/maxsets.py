@@ -808,7 +808,8 @@ class Solver:
         """m(n) >= 2 when no n cards hold exactly one set (n one above the largest cap, which
         gives m(n) >= 1): the fibre split's cases (:func:`~setlab.extremal.oneset.refute_one_set`,
         P = 5: 3,040 cases, a few minutes; kept in the store, so a second table reads them). A
-        satisfiable case would be a board with exactly one set: a witness of m(n) = 1."""
+        satisfiable case would be a board with exactly one set: a witness of m(n) = 1. M(N-n),
+        a prerequisite of m(n), is bounded again by the complement identity."""
         result = refute_one_set(
             self.properties, cards, self.store, workers=self.workers, scheduler=self.scheduler
         )
@@ -818,7 +819,8 @@ class Solver:
         elif result.proven:
             proof = {"method": "one set", "job": result.job, "cases": result.cases,
                      "largest_cap": len(self.cap()), "lemmas": result.lemmas}  # fmt: skip
-            self._bound("min", cards, 2, proof)
+            if self._bound("min", cards, 2, proof):  # M(N-n) was solved before m(n)
+                self._max_from_min(self.size - cards, 2)
 
     def _min_deletion(self, cards: int) -> None:
         """m(n) from a stored m(n-1) > 0 by :func:`deletion_bound`, and through the complement
