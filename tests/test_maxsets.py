@@ -338,7 +338,7 @@ def test_the_whole_p5_table_says_only_what_its_bundle_proves(tmp_path):
     store = Store(tmp_path / "p5.sqlite")
     rows = Solver(5, store).table()
     assert all(row["min"] == 0 and row["min_proven"] for row in rows[:46])
-    assert rows[46]["min_bound"] >= 1  # no 46-cap
+    assert rows[46]["min_bound"] == 2  # no 46-cap, and no 46 cards with exactly one set
     assert rows[144]["max_proven"]  # the split's middle case: its certificate is checked below
     assert rows[147]["max"] == 2425 and rows[147]["max_proven"]  # with split maxima
     assert rows[96]["min_proven"]  # m(96) by the complement identity from M(147)

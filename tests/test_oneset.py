@@ -180,3 +180,16 @@ def test_no_46_cards_of_ag53_hold_exactly_one_set(tmp_path):
         bound = store.get("minsets", 5, 46)
         assert bound.bound == 2 and bound.proof["cases"] == 3040
         assert check_bound(bound, store).ok and check_citations(bound, store).ok
+
+
+def test_a_log_that_is_not_a_refutation_is_refused():
+    cnf = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    with pytest.raises(SetlabError, match="not RUP"):
+        drup_to_lrat(2, cnf, ["1 -2 3 0", "0"])  # no unit propagation reaches a conflict
+    with pytest.raises(SetlabError, match="no empty clause"):
+        drup_to_lrat(3, [[1, 2, 3]], ["1 2 3 0"])
+    with pytest.raises(SetlabError, match="clause 5 of the refutation is not RUP"):
+        drup_to_lrat(2, cnf, ["d 1 2 0", "2 0", "0"])  # 2 needed the clause deleted before it
+    spare = [*cnf, [1, 2, 3]]
+    lines = drup_to_lrat(3, spare, ["d 1 2 3 0", "2 0", "0"])  # a deletion only prunes
+    assert check_lrat(spare, lines) is None

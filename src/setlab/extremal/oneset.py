@@ -1,8 +1,9 @@
 """No n cards with exactly one set: the fibre split, each case refuted by a SAT solver.
 
 Let S be n cards of AG(P,3) whose only set is the line L. Along L's direction each card is (x, a):
-its *fibre* x, a point of AG(P-1,3), and a label a in F_3. L's fibre o holds 3 cards; let D be the
-fibres holding 2 (the *doubles*, k of them) and the *singles* those holding 1. Then
+its *fibre* x, a point of AG(P-1,3), and a label a in F_3. L's fibre o holds 3 cards (no other
+fibre does: a second set); let D be the fibres holding 2 (the *doubles*, k of them) and the
+*singles* those holding 1. Then
 
 - K = D + {o} is a cap of AG(P-1,3), and no single lies on a secant of K: two doubles p, q on a
   line with a third fibre z complete every label of z (their labels' sums take all three values),
@@ -26,8 +27,10 @@ For AG(5,3) and n = 46 the cases are 3,040 (k = 3..13) and all are refuted: with
 References
 ----------
 Y. Edel, S. Ferret, I. Landjev, L. Storme, "The classification of the largest caps in AG(5,3)",
-J. Combin. Theory Ser. A 99 (2002). A. Biere, T. Faller, K. Fazekas, M. Fleury, N. Froleyks,
-F. Pollitt, "CaDiCaL 2.0", CAV 2024.
+J. Combin. Theory Ser. A 99 (2002). C. Sinz, "Towards an optimal CNF encoding of Boolean
+cardinality constraints", CP 2005 (the sequential counter). A. Ignatiev, A. Morgado,
+J. Marques-Silva, "PySAT: a Python toolkit for prototyping with SAT oracles", SAT 2018; its
+CaDiCaL 1.9.5 is A. Biere's, K. Fazekas's and M. Fleury's solver.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ every case and its CNF from the mathematics below and follows each case's LRAT r
 The mathematics. Let S be n cards whose only set is the line L, with L's direction taken as the
 last digit. The lines parallel to L (fibres) are the points x of AG(P-1,3); card (x, a) lies in
 fibre x at label a, and three cards in three different fibres form a set exactly when the fibres
-are collinear and the labels sum to 0 mod 3. Write o for L's fibre (it holds 3 cards), D for the
-fibres holding 2 cards (k of them), and call the fibres holding 1 card singles.
+are collinear and the labels sum to 0 mod 3. Write o for L's fibre (it holds 3 cards; no other
+fibre does, that would be a second set), D for the fibres holding 2 cards (k of them), and call
+the fibres holding 1 card singles: n = 3 + 2k + the singles.
 1. Two fibres p, q holding 2 cards each, on a line of AG(P-1,3) with a third fibre z: the four
    pairs of their cards complete to cards of z of labels -(a + b), and a + b takes all three
    values (a, b from two 2-sets of labels). So every card of z is on a set other than L, and z
