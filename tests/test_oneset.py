@@ -185,9 +185,11 @@ def test_no_46_cards_of_ag53_hold_exactly_one_set(tmp_path):
 def test_a_log_that_is_not_a_refutation_is_refused():
     cnf = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
     with pytest.raises(SetlabError, match="not RUP"):
-        drup_to_lrat(2, cnf, ["1 -2 3 0", "0"])  # no unit propagation reaches a conflict
+        drup_to_lrat(3, [[1, 2, 3]], ["1 0", "0"])  # -1 leaves 2 or 3: no conflict
     with pytest.raises(SetlabError, match="no empty clause"):
         drup_to_lrat(3, [[1, 2, 3]], ["1 2 3 0"])
+    with pytest.raises(SetlabError, match="beyond 2"):
+        drup_to_lrat(2, cnf, ["3 0", "0"])
     with pytest.raises(SetlabError, match="clause 5 of the refutation is not RUP"):
         drup_to_lrat(2, cnf, ["d 1 2 0", "2 0", "0"])  # 2 needed the clause deleted before it
     spare = [*cnf, [1, 2, 3]]

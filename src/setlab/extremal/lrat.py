@@ -313,7 +313,8 @@ def drup_to_lrat(n_vars: int, clauses: Sequence[Sequence[int]], proof: Sequence[
     Raises
     ------
     SetlabError
-        When a clause of the log is not RUP, or the log derives no empty clause.
+        When a clause of the log is not RUP, the log derives no empty clause, or a literal
+        names a variable beyond ``n_vars``.
 
     Examples
     --------
@@ -323,6 +324,8 @@ def drup_to_lrat(n_vars: int, clauses: Sequence[Sequence[int]], proof: Sequence[
     """
     m = len(clauses)
     lits, starts, lengths, steps = _layout(clauses, proof)
+    if lits.size and lits.max() >= 2 * n_vars:  # the replay's arrays stop at n_vars
+        raise SetlabError(f"the CNF or its refutation names a variable beyond {n_vars}")
     text = np.where(lits & 1, -(lits // 2 + 1), lits // 2 + 1)  # before the replay reorders
     hints, hstart, hcount, status = _replay(n_vars, m, lits.copy(), starts, lengths, steps)
     if status < 0:
