@@ -91,6 +91,7 @@ def test_the_checker_rejects_a_doctored_refutation():
         return lines
 
     assert any("case" in e for e in check_one_set(claim, dropped_hint))
+    assert "malformed LRAT" in check_one_set(claim, lambda i: ["5 x 0"])[0]
     missing = {**claim, "cases": claim["cases"][1:]}
     assert check_one_set(missing, lambda i: lrat(i + 1))[0].startswith("no case for the cap")
     short = {**claim, "caps": [*claim["caps"][:-2], []]}  # the 20-caps left out

@@ -293,7 +293,10 @@ def check_one_set(claim: dict[str, Any], lrat: Callable[[int], Iterable[str]],
             case = claim["cases"][i]
             cnf = case_cnf(d, [int(x) for x in case["cap"]], int(case["fibre"]), n)
             assert cnf is not None
-            failure = check_lrat(cnf[1], lrat(i))
+            try:
+                failure = check_lrat(cnf[1], lrat(i))
+            except (ValueError, IndexError) as error:  # not numbers, or no 0 where one belongs
+                failure = f"malformed LRAT ({error})"
             if failure is not None:
                 errors.append(f"case {i} (cap {case['cap']}, o = {case['fibre']}): {failure}")
         return errors
