@@ -69,7 +69,8 @@ __all__ = [
 
 ONE_SET_JOB = "one-set-v1"
 """Checkpoint family of the fibre split's cases (one task per case; the payloads are the
-certificate, so the job is kept)."""
+certificate, so the job is kept). A change to the cases or to the CNF's clauses or their order
+must raise the version: stored refutations name clauses by number."""
 
 
 @dataclass(frozen=True)
