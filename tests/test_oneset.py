@@ -58,11 +58,11 @@ def test_aag43_has_boards_of_19_cards_with_one_set_and_none_of_20():
     """AG(4,3): 19 cards with exactly one set exist (recounted here); 20 do not, and the
     standalone checker accepts the refutation (cap classes, every case, every LRAT)."""
     found = refute_one_set(4, 19, workers=1)
-    assert not found.proven and len(set(found.board)) == 19
+    assert not found.all_refuted and len(set(found.board)) == 19
     assert plain_sets(found.board, 4) == 1
     store = Store(":memory:")
     refuted = refute_one_set(4, 20, store, workers=1)
-    assert refuted.proven and refuted.cases == 3
+    assert refuted.all_refuted and refuted.cases == 3
     claim, lrat = one_set_claim(4, 20, store)
     assert check_one_set(claim, lrat) == []
 
@@ -74,8 +74,8 @@ def test_ag33_agrees_with_the_papers_table_3(cards):
     table = {0: 0, 1: 0, 2: 0, **dict(zip(range(3, 28), PAPER_TABLE_3, strict=True))}
     fewest = 117 - (27 - cards) * cards // 2 - table[27 - cards]
     result = refute_one_set(3, cards, workers=1)
-    assert result.proven == (fewest >= 2)
-    if not result.proven:
+    assert result.all_refuted == (fewest >= 2)
+    if not result.all_refuted:
         assert plain_sets(result.board, 3) == 1 and len(set(result.board)) == cards
 
 

@@ -816,7 +816,7 @@ class Solver:
         self._kept(result.job)
         if result.board is not None:
             self._witness("min", result.board, "one set")
-        elif result.proven:
+        elif result.all_refuted:
             proof = {"method": "one set", "job": result.job, "cases": result.cases,
                      "largest_cap": len(self.cap()), "lemmas": result.lemmas}  # fmt: skip
             if self._bound("min", cards, 2, proof):  # M(N-n) was solved before m(n)

@@ -101,8 +101,9 @@ class OneSetResult:
     seconds: float
 
     @property
-    def proven(self) -> bool:
-        """Every case refuted: no n cards hold exactly one set."""
+    def all_refuted(self) -> bool:
+        """Every case refuted by the solver (its LRAT is what ``oneset_check.py`` then checks,
+        through ``setlab verify``): no n cards hold exactly one set."""
         return self.board is None and self.refuted == self.cases
 
 
@@ -212,7 +213,8 @@ def case_clauses(properties: int, cards: int, case: OneSetCase) -> tuple[int, li
     allowed = np.zeros(3**dimension, dtype=bool)
     allowed[ext] = True
     allowed[doubles] = True
-    for line in lines(dimension)[allowed[lines(dimension)].all(axis=1)].tolist():
+    every = lines(dimension)
+    for line in every[allowed[every].all(axis=1)].tolist():
         double = [x in g for x in line]
         for labels in itertools.product(range(3), repeat=3):
             if (sum(labels) % 3 == 0) != any(double):
@@ -299,10 +301,10 @@ def refute_one_set(
 
     Examples
     --------
-    >>> refute_one_set(4, 20, workers=1).proven  # AG(4,3): no 20 cards with exactly one set
+    >>> refute_one_set(4, 20, workers=1).all_refuted  # AG(4,3): no 20 cards with exactly one set
     True
     >>> result = refute_one_set(4, 19, workers=1)  # but 19 such cards exist
-    >>> result.proven, len(result.board)
+    >>> result.all_refuted, len(result.board)
     (False, 19)
     """
     if properties < 2:
@@ -357,6 +359,9 @@ def one_set_claim(
     }
 
     def lrat(i: int) -> list[str]:
-        return zlib.decompress(base64.b64decode(done[str(i)]["lrat"])).decode().split("\n")
+        try:  # a damaged payload is a malformed refutation for the checker (ValueError)
+            return zlib.decompress(base64.b64decode(done[str(i)]["lrat"])).decode().split("\n")
+        except zlib.error as error:
+            raise ValueError(f"case {i}: the stored refutation does not decompress") from error
 
     return claim, lrat
