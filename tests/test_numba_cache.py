@@ -7,6 +7,7 @@ directory lies under /proc, where no one can create one.
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import subprocess
@@ -49,3 +50,37 @@ def test_a_read_only_install_and_home_fall_back_to_a_temporary_cache(tmp_path):
     assert Path(cache).parent == tmp_path / "tmp" and cache.startswith(str(tmp_path))
     assert counts == "[1, 0]"  # and the kernels compiled and ran
     assert any(Path(cache).rglob("*.nbi"))  # their cache is in the temporary directory
+
+
+NUMBERS = """
+import itertools
+import os
+{imports}
+from numba.core.bytecode import FunctionIdentity
+print(next(FunctionIdentity._unique_ids), flush=True)
+child = os.fork()
+if child == 0:
+    print(next(FunctionIdentity._unique_ids), flush=True)
+    os._exit(0)
+os.waitpid(child, 0)
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_no_two_processes_number_numbas_functions_alike():
+    # numba names a compiled function by its qualified name, argument types and a number; two
+    # processes that hand out the same numbers give two bodies one name once cached code meets
+    # fresh code (split._middle_types once sorted with np.argsort's quicksort). setlab starts
+    # the numbering at random in every process and in every forked child, whether numba is
+    # imported before setlab or after it.
+    numbers = []
+    for imports in ("import setlab, numba", "import numba, setlab", "import setlab, numba"):
+        done = subprocess.run(
+            [sys.executable, "-c", NUMBERS.format(imports=imports)],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        numbers += [int(line) for line in done.stdout.split()]
+    assert len(numbers) == 6
+    assert all(abs(a - b) > 10**9 for a, b in itertools.combinations(numbers, 2)), numbers

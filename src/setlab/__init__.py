@@ -11,6 +11,8 @@ Examples
 """
 
 import importlib
+import importlib.machinery
+import itertools
 import os
 import sys
 from typing import TYPE_CHECKING, Any
@@ -88,6 +90,68 @@ def _writable_numba_cache() -> None:
 
 
 _writable_numba_cache()
+
+
+def _restart_numba_ids(bytecode: Any) -> None:
+    """Start the numbering of numba's compiled functions at a random 64-bit number."""
+    bytecode.FunctionIdentity._unique_ids = itertools.count(int.from_bytes(os.urandom(8), "big"))
+
+
+class _AfterImport:
+    """A finder on ``sys.meta_path`` that runs ``then(module)`` right after the module ``name``
+    is first executed, then leaves: it finds no module itself."""
+
+    def __init__(self, name: str, then: Any) -> None:
+        self.name, self.then = name, then
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        if fullname != self.name or self not in sys.meta_path:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        if spec is None or spec.loader is None:
+            return spec
+        run = spec.loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            run(module)
+            self.then(module)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def _distinct_numba_names() -> None:
+    """Number numba's compiled functions so that no two processes share a name.
+
+    numba names each compiled function by its qualified name, its argument types and a number
+    from a counter that starts at 1 in every process, and makes the name a weak symbol. Code
+    loaded from the cache keeps the numbers of the process that compiled it. So a process that
+    compiles one function afresh and loads another from the cache can hold two bodies under
+    one name, and the linker keeps one of them: the cached ``split._middle_types`` then sorted
+    with the quicksort of a fresh ``np.argsort`` (its class types came out rotated, not sorted)
+    when two pytest workers shared the cache (numba issue #10486). Here the counter starts at
+    a random 64-bit number in every process, and again in a forked child, which would
+    otherwise go on from its parent's number. Two processes of 100,000 compiled functions each
+    then share a number with probability below 10^-13. Runs on ``import setlab``, without
+    importing numba: when numba comes later, a finder restarts the counter as soon as
+    ``numba.core.bytecode`` has run.
+    """
+    name = "numba.core.bytecode"
+    if name in sys.modules:
+        _restart_numba_ids(sys.modules[name])
+    else:
+        sys.meta_path.insert(0, _AfterImport(name, _restart_numba_ids))
+
+    def in_child() -> None:
+        if name in sys.modules:
+            _restart_numba_ids(sys.modules[name])
+
+    if hasattr(os, "register_at_fork"):  # POSIX
+        os.register_at_fork(after_in_child=in_child)
+
+
+_distinct_numba_names()
 
 __all__ = [
     "Card",
