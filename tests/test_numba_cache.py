@@ -84,3 +84,42 @@ def test_no_two_processes_number_numbas_functions_alike():
         numbers += [int(line) for line in done.stdout.split()]
     assert len(numbers) == 6
     assert all(abs(a - b) > 10**9 for a, b in itertools.combinations(numbers, 2)), numbers
+
+
+RACY = """
+import numba
+
+
+@numba.njit(cache=True)
+def twice(x):
+    return x + x
+"""
+
+SAVE_SLOWLY = """
+import sys, time
+import setlab
+import numba.core.caching as caching
+
+pause_index, pause_data, value = float(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+index_file = caching.IndexDataCacheFile
+save_index, save_data = index_file._save_index, index_file._save_data
+index_file._save_index = lambda self, *a: (time.sleep(pause_index), save_index(self, *a))
+index_file._save_data = lambda self, *a: (time.sleep(pause_data), save_data(self, *a))
+import racy
+print(racy.twice(int(value) if value.isdigit() else float(value)))
+"""
+
+
+def test_two_processes_saving_one_function_at_once_leave_the_cache_right(tmp_path):
+    # Two processes compile twice() for an int and for a float and save them at the same time,
+    # slowed down so that, unlocked, the int's index entry would name the file that the float's
+    # code lands in last. Under setlab's lock the saves take turns, and a third process loads
+    # the int's code for the int.
+    (tmp_path / "racy.py").write_text(RACY)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "NUMBA_CACHE_DIR": str(tmp_path / "c")}
+    run = [sys.executable, "-c", SAVE_SLOWLY]
+    first = subprocess.Popen([*run, "1.0", "0", "21"], env=env, stdout=subprocess.PIPE)
+    second = subprocess.Popen([*run, "0.3", "1.2", "2.5"], env=env, stdout=subprocess.PIPE)
+    assert [p.communicate()[0].split() for p in (first, second)] == [[b"42"], [b"5.0"]]
+    third = subprocess.run([*run, "0", "0", "21"], env=env, capture_output=True, text=True)
+    assert third.stdout.split() == ["42"], third.stderr

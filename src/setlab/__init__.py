@@ -97,17 +97,54 @@ def _restart_numba_ids(bytecode: Any) -> None:
     bytecode.FunctionIdentity._unique_ids = itertools.count(int.from_bytes(os.urandom(8), "big"))
 
 
-class _AfterImport:
-    """A finder on ``sys.meta_path`` that runs ``then(module)`` right after the module ``name``
-    is first executed, then leaves: it finds no module itself."""
+def _lock_numba_cache(caching: Any) -> None:
+    """Make each save to numba's cache exclusive and each load shared, per cache directory.
 
-    def __init__(self, name: str, then: Any) -> None:
-        self.name, self.then = name, then
+    A save reads the function's index, takes the first free file number, writes the index back
+    and then the code: two processes saving two signatures of one function at once can both
+    take number 1 and leave an index that names the other signature's code, and a process
+    loading between the two writes reads a stale file. The lock is an ``flock`` on one file in
+    the cache directory, held for milliseconds; where it cannot be had, numba goes on unlocked.
+    """
+    try:
+        import fcntl
+    except ImportError:  # not POSIX
+        return
+    index_file = caching.IndexDataCacheFile
+    save, load = index_file.save, index_file.load
+
+    def locked(method: Any, mode: int) -> Any:
+        def run(self: Any, *args: Any) -> Any:
+            path = os.path.join(self._cache_path, ".setlab-numba.lock")
+            try:
+                lock = os.open(path, os.O_WRONLY | os.O_CREAT, 0o666)
+            except OSError:
+                return method(self, *args)
+            try:
+                fcntl.flock(lock, mode)
+                return method(self, *args)
+            finally:
+                os.close(lock)  # and with it the lock
+
+        return run
+
+    index_file.save = locked(save, fcntl.LOCK_EX)
+    index_file.load = locked(load, fcntl.LOCK_SH)
+
+
+class _AfterImport:
+    """A finder on ``sys.meta_path`` that runs ``then[name](module)`` right after each module
+    ``name`` is first executed; it finds no module itself, and leaves when all have run."""
+
+    def __init__(self, then: dict[str, Any]) -> None:
+        self.then = then
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != self.name or self not in sys.meta_path:
+        if fullname not in self.then:
             return None
-        sys.meta_path.remove(self)
+        then = self.then.pop(fullname)
+        if not self.then and self in sys.meta_path:
+            sys.meta_path.remove(self)
         spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
         if spec is None or spec.loader is None:
             return spec
@@ -115,14 +152,14 @@ class _AfterImport:
 
         def exec_module(module: Any) -> None:
             run(module)
-            self.then(module)
+            then(module)
 
         spec.loader.exec_module = exec_module
         return spec
 
 
-def _distinct_numba_names() -> None:
-    """Number numba's compiled functions so that no two processes share a name.
+def _safe_numba() -> None:
+    """Make numba's cache safe for several processes: distinct names, locked files.
 
     numba names each compiled function by its qualified name, its argument types and a number
     from a counter that starts at 1 in every process, and makes the name a weak symbol. Code
@@ -133,25 +170,26 @@ def _distinct_numba_names() -> None:
     when two pytest workers shared the cache (numba issue #10486). Here the counter starts at
     a random 64-bit number in every process, and again in a forked child, which would
     otherwise go on from its parent's number. Two processes of 100,000 compiled functions each
-    then share a number with probability below 10^-13. Runs on ``import setlab``, without
-    importing numba: when numba comes later, a finder restarts the counter as soon as
-    ``numba.core.bytecode`` has run.
+    then share a number with probability below 10^-13. And the cache's files are read and
+    written under a lock (:func:`_lock_numba_cache`). Runs on ``import setlab``, without
+    importing numba: when numba comes later, a finder does this as soon as the two modules
+    have run.
     """
-    name = "numba.core.bytecode"
-    if name in sys.modules:
-        _restart_numba_ids(sys.modules[name])
-    else:
-        sys.meta_path.insert(0, _AfterImport(name, _restart_numba_ids))
+    then = {"numba.core.bytecode": _restart_numba_ids, "numba.core.caching": _lock_numba_cache}
+    for name in [name for name in then if name in sys.modules]:
+        then.pop(name)(sys.modules[name])
+    if then:
+        sys.meta_path.insert(0, _AfterImport(then))
 
     def in_child() -> None:
-        if name in sys.modules:
-            _restart_numba_ids(sys.modules[name])
+        if "numba.core.bytecode" in sys.modules:
+            _restart_numba_ids(sys.modules["numba.core.bytecode"])
 
     if hasattr(os, "register_at_fork"):  # POSIX
         os.register_at_fork(after_in_child=in_child)
 
 
-_distinct_numba_names()
+_safe_numba()
 
 __all__ = [
     "Card",
