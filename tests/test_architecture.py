@@ -19,6 +19,7 @@ SOURCE = Path(__file__).resolve().parents[1] / "src"
 FLOORS = {
     "setlab": 0,
     "setlab.errors": 0,
+    "setlab.numba_cache": 0,
     "setlab.cards": 1,
     "setlab.seeds": 1,
     "setlab.geometry": 2,
