@@ -1,4 +1,6 @@
-"""numba's cache where setlab cannot write: a read-only install and home still import and run.
+"""numba's cache as setlab prepares it (``setlab.numba_cache``): a read-only install and home
+still import and run, and processes that share a cache neither give two bodies one name nor
+overwrite each other's entries.
 
 Root may write anywhere, so "read-only" is made here the way it fails for anyone: each
 ``__pycache__`` of a copy of the package is a file, not a directory, and the user's cache
@@ -53,7 +55,6 @@ def test_a_read_only_install_and_home_fall_back_to_a_temporary_cache(tmp_path):
 
 
 NUMBERS = """
-import itertools
 import os
 {imports}
 from numba.core.bytecode import FunctionIdentity

@@ -100,8 +100,9 @@ def _lock_numba_cache(caching: Any) -> None:
     A save reads the function's index, takes the first free file number, writes the index back
     and then the code: two processes saving two signatures of one function at once can both
     take number 1 and leave an index that names the other signature's code, and a process
-    loading between the two writes reads a stale file. The lock is an ``flock`` on one file in
-    the cache directory, held for milliseconds; where it cannot be had, numba goes on unlocked.
+    loading between the two writes may read the file of an older version. The lock is an
+    ``flock`` on one file in the cache directory, held for milliseconds; where it cannot be
+    had, numba goes on unlocked.
     """
     try:
         import fcntl
