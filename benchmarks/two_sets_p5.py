@@ -1,0 +1,439 @@
+"""Research (NOT wired into the solver, NOT certified): m(46) >= 3 in AG(5,3) by a two-set
+fibre split, each case decided by CaDiCaL; what it prints are the solver's verdicts.
+
+m(46) >= 2 is proven (`setlab.extremal.oneset`): 46 cards hold at least two sets. Let S be 46
+cards with exactly two, L1 and L2, and look along L1 as the one-set split does: each card is
+(x, a), its fibre x a point of AG(4,3) and a label a in F_3; L1's fibre o is full, D are the
+fibres holding two cards (the doubles, k of them), the singles hold one. Three cards in three
+fibres form a set exactly when the fibres are collinear and the labels add up to 0. L2 is:
+
+- *parallel to L1* (shape "parallel"): a second full fibre o'. K = D + {o, o'} is a cap, every
+  single lies in ext(K) (off K and its secants), at most one in each pair {x, 2o - x} and in
+  each pair {x, 2o' - x}, and no line of AG(4,3) carries a set. 40 = 2k + singles.
+- *crossing L1's direction* (shape "crossing": through a card of L1, or disjoint from it). K = D
+  + {o} is a cap (three doubles on a line make two sets, two doubles p and 2o - p four), a single
+  lies in ext(K) or on a secant of two doubles (that single makes a set with them), and at most
+  one *violation* happens: a pair {x, 2o - x} holding two singles (a set through o), or a line
+  of AG(4,3) carrying a set. 43 = 2k + singles.
+
+On a line inside the occupied fibres, two singles b, c and a double missing g make no set
+exactly when b + c + g = 0; three singles when b + c + d != 0; a single c on the line of two
+doubles missing g, h makes one set, two when g + h + c = 0. The maps x -> Ax of AGL(4,3) and the
+label shears (x, a) -> (x, a + psi(x)), psi affine, keep all of this, so K runs over setlab's
+classes of caps of AG(4,3), o over the orbits of K's stabiliser, and the missing labels of the
+first affinely independent doubles are 0. A case is kept when the pairs about o that meet
+ext(K) (plus one for a crossing case's violation) can hold the singles.
+
+The CNF of a case adds *counting rows*, each a proven value of a smaller space: every hyperplane
+of AG(5,3) holds at most 20 cards of S (m_4(21) = 3), every 3-flat at most 10 (m_3(11) = 3), and
+at most 9 unless it holds both sets (m_3(10) = 2). Along L1 the hyperplanes W x F_3 and the
+3-flats pi x F_3 (W a 3-flat, pi a plane of AG(4,3)) are counts of the fibres' cards.
+
+Cases with few doubles have large stabilisers, and the solver spends its time on their symmetry:
+with ``--split`` (the default for k <= 5) the cases are split by orbits. The root has one branch
+per orbit of the violation's place under Stab(K, o) (no violation at all is a one-set board,
+which the proven m(46) >= 2 excludes); a branch that runs out of its conflict budget (5,000,
+twice as many a level down) is split on the largest orbit O of the free fibres under the maps
+that fix everything placed so far: either every fibre of O is empty, or its least fibre holds a
+single (any occupied fibre of O is moved there), with label 0 when it is affinely independent of
+the fibres whose labels are already fixed (a label shear that keeps theirs moves it to 0).
+
+    PYTHONPATH=src python benchmarks/two_sets_p5.py                    # AG(5,3), n = 46: all
+    PYTHONPATH=src python benchmarks/two_sets_p5.py --k 8 --every 100  # a sample of k = 8
+    PYTHONPATH=src python benchmarks/two_sets_p5.py --properties 4 --cards 21  # AG(4,3): none
+
+Measured with the scratch scripts this was written from (docs/maxsets.md, "What next for m(46)";
+2 cores): every case refuted, some 220 M conflicts and 4.3 hours of CPU; the cases of k <= 5 were
+split there without the rows (``--no-rows``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import itertools
+import resource
+import sys
+import time
+from collections import Counter
+from multiprocessing import Pool
+
+import numpy as np
+import pynauty
+from pysat.card import CardEnc, EncType
+from pysat.solvers import Solver
+
+from setlab.extremal.caps.deck import free_cards
+from setlab.extremal.oneset import fibre_caps
+from setlab.find import count_sets
+from setlab.geometry import digits, flats, lines, rank_mod3, third_card_table
+from setlab.symmetry import point_orbits
+
+
+class Cnf:
+    """Clauses over numbered variables, with the cardinality encodings the cases use."""
+
+    def __init__(self) -> None:
+        self.top = 0
+        self.clauses: list[list[int]] = []
+
+    def new(self) -> int:
+        self.top += 1
+        return self.top
+
+    def cardinality(self, lits: list[int], bound: int, *, at_least: bool = False) -> None:
+        """At most (or at least) ``bound`` of ``lits`` true: Sinz's sequential counter (at
+        least b of them is at most len - b of their negations)."""
+        if at_least:
+            lits, bound = [-x for x in lits], len(lits) - bound
+        if bound >= len(lits):
+            return
+        if bound < 0:
+            self.clauses.append([])
+            return
+        e = CardEnc.atmost(lits=lits, bound=bound, top_id=self.top, encoding=EncType.seqcounter)
+        self.clauses += e.clauses
+        self.top = max(self.top, e.nv)
+
+
+class Space:
+    """AG(P-1,3), the space of the fibres: its lines, planes, hyperplanes and third points."""
+
+    def __init__(self, properties: int) -> None:
+        self.dimension = properties - 1
+        self.third = third_card_table(self.dimension).astype(int)
+        self.vectors = digits(self.dimension).astype(np.int64)
+        self.lines = lines(self.dimension).tolist()
+        # The planes and 3-flats W, whose W x F_3 the counting rows bound.
+        self.flats = [set(f) for dim in (2, 3) if dim < self.dimension
+                      for f in flats(self.dimension, dim).tolist()]
+        self.hyperplanes = flats(self.dimension, self.dimension - 1).tolist()
+
+    def independent(self, frame: list[int], point: int) -> bool:
+        """Is ``point`` affinely independent of the points of ``frame``?"""
+        if not frame:
+            return True
+        rows = [self.vectors[q] - self.vectors[frame[0]] for q in [*frame[1:], point]]
+        return rank_mod3(np.array(rows)) == len(rows)
+
+    def frame(self, points: list[int]) -> list[int]:
+        """The first affinely independent points of ``points``, in order."""
+        out: list[int] = []
+        for p in points:
+            if len(out) <= self.dimension and self.independent(out, p):
+                out.append(p)
+        return out
+
+
+@functools.cache
+def space_of(properties: int) -> Space:
+    """One Space per process (a worker decides many cases)."""
+    return Space(properties)
+
+
+def row_bound(space: Space, flat: set[int], full: list[int]) -> int:
+    """The most cards of S in flat x F_3: 20 in a hyperplane (m_4(21) = 3), 10 in a 3-flat
+    (m_3(11) = 3) and 9 unless it holds both sets (m_3(10) = 2), as the full fibres tell."""
+    if len(flat) == 27:
+        return 20
+    both = sum(o in flat for o in full) == 2 or (len(full) == 1 and full[0] in flat)
+    return 10 if both else 9
+
+
+class Case:
+    """The CNF of one case: fibres ``full`` (1 or 2), doubles ``doubles``, n cards."""
+
+    def __init__(self, space: Space, cap: tuple[int, ...], full: list[int], cards: int,
+                 rows: bool = True) -> None:
+        third = space.third
+        self.space, self.cap, self.full = space, cap, full
+        self.doubles = [x for x in cap if x not in full]
+        crossing = len(full) == 1
+        self.need = cards - 3 * len(full) - 2 * len(self.doubles)
+        ext = np.flatnonzero(free_cards(list(cap), space.dimension)).tolist()
+        # F: where a single may lie. Crossing: also on a secant of two doubles, off K and off
+        # the secants through o (such a point is a third point 2o - p, and makes two sets).
+        spots = set(ext)
+        if crossing:
+            anti = {int(third[full[0], p]) for p in self.doubles}
+            spots |= {int(third[p, q]) for p, q in itertools.combinations(self.doubles, 2)}
+            spots -= set(cap) | anti
+        self.spots = sorted(spots)
+        cnf = self.cnf = Cnf()
+        self.s = {(x, a): cnf.new() for x in self.spots for a in range(3)}
+        self.g = {(p, a): cnf.new() for p in self.doubles for a in range(3)}
+        self.u = {x: cnf.new() for x in self.spots}
+        two = list(itertools.combinations(range(3), 2))
+        for p in self.doubles:  # a double misses exactly one label
+            cnf.clauses.append([self.g[p, a] for a in range(3)])
+            cnf.clauses += [[-self.g[p, a], -self.g[p, b]] for a, b in two]
+        for p in space.frame(self.doubles):  # the shears: the frame's missing labels are 0
+            cnf.clauses.append([self.g[p, 0]])
+        for x in self.spots:  # u(x) iff fibre x holds a single, with one label
+            cnf.clauses += [[-self.s[x, a], -self.s[x, b]] for a, b in two]
+            cnf.clauses.append([-self.u[x]] + [self.s[x, a] for a in range(3)])
+            cnf.clauses += [[-self.s[x, a], self.u[x]] for a in range(3)]
+        self.violations: dict[frozenset[int], int] = {}
+        for o in full:  # pairs {x, 2o - x}: two singles make a set through o
+            for x in self.spots:
+                x2 = int(third[o, x])
+                if x < x2 and x2 in spots:
+                    if crossing:
+                        w = self.violations[frozenset((x, x2))] = cnf.new()
+                        cnf.clauses += [[-self.u[x], -self.u[x2], w], [-w, self.u[x]],
+                                        [-w, self.u[x2]]]
+                    else:
+                        cnf.clauses.append([-self.u[x], -self.u[x2]])
+        self._lines(crossing)
+        if crossing:
+            cnf.cardinality(list(self.violations.values()), 1)
+        cnf.cardinality([self.u[x] for x in self.spots], self.need, at_least=True)
+        if rows:
+            for flat in space.flats:
+                fixed = 2 * len(flat & set(self.doubles)) + 3 * len(flat & set(full))
+                lits = [self.u[x] for x in self.spots if x in flat]
+                cnf.cardinality(lits, row_bound(space, flat, full) - fixed)
+
+    def _lines(self, crossing: bool) -> None:
+        """Forbid every labelling of a line that makes a set (crossing: unless it is the one
+        violation)."""
+        cnf, s, g = self.cnf, self.s, self.g
+        dset, allowed = set(self.doubles), set(self.spots) | set(self.doubles)
+        for line in self.space.lines:
+            if not all(x in allowed for x in line):
+                continue
+            on = [x for x in line if x in dset]
+            v: list[int] = []
+            if crossing:
+                w = self.violations[frozenset(line)] = cnf.new()
+                v = [w]
+                cnf.clauses += [[-w, self.u[y]] for y in line if y not in dset]
+            if len(on) == 2:  # a single on the line of two doubles: one set, two if g + h + c = 0
+                (z,) = [x for x in line if x not in dset]
+                p, q = on
+                for c in range(3):
+                    cnf.clauses.append([-s[z, c], *v])
+                    cnf.clauses += [[-s[z, c], -g[p, a], -g[q, (-c - a) % 3]] for a in range(3)]
+                continue
+            for labels in itertools.product(range(3), repeat=3):
+                if (sum(labels) % 3 != 0) if on else (sum(labels) % 3 == 0):
+                    cards = zip(line, labels, strict=True)
+                    cnf.clauses.append([-((g if x in dset else s)[x, a]) for x, a in cards] + v)
+
+    def board(self, model: set[int]) -> list[int]:
+        """The cards of a model (card (x, a) is 3x + a)."""
+        cards = [3 * o + a for o in self.full for a in range(3)]
+        for p in self.doubles:
+            missing = next(a for a in range(3) if self.g[p, a] in model)
+            cards += [3 * p + (missing + 1) % 3, 3 * p + (missing + 2) % 3]
+        return cards + [3 * x + a for (x, a), var in self.s.items() if var in model]
+
+
+# The split: orbits of AGL(4,3) on the fibres, from nauty on points + hyperplanes, coloured.
+def automorphisms(space: Space, cells: list[set[int]]) -> list[np.ndarray]:
+    """Generators of the affine maps of AG(P-1,3) that fix each of ``cells`` as a set."""
+    n = 3**space.dimension
+    adjacency = {n + h: list(members) for h, members in enumerate(space.hyperplanes)}
+    graph = pynauty.Graph(n + len(space.hyperplanes), adjacency_dict=adjacency)
+    rest = set(range(n)) - set().union(*cells)
+    parts = [c for c in [*cells, rest, set(range(n, n + len(space.hyperplanes)))] if c]
+    graph.set_vertex_coloring(parts)
+    return [np.asarray(p[:n]) for p in pynauty.autgrp(graph)[0]]
+
+
+def orbits(points: list[int], generators: list[np.ndarray]) -> list[list[int]]:
+    """The orbits of ``generators`` through ``points`` (each as a sorted list)."""
+    out, seen = [], set()
+    for y in points:
+        if y in seen:
+            continue
+        orbit, todo = {y}, [y]
+        while todo:
+            z = todo.pop()
+            for gen in generators:
+                if int(gen[z]) not in orbit:
+                    orbit.add(int(gen[z]))
+                    todo.append(int(gen[z]))
+        seen |= orbit
+        out.append(sorted(orbit))
+    return out
+
+
+def refute_split(case: Case, solver: Solver, budget: int) -> tuple[str, int]:
+    """Refute a crossing case branch by branch (module docstring); returns (verdict, splits)."""
+    space, o, dset = case.space, case.full[0], set(case.doubles)
+    splits = 0
+
+    def node(fixed: list[set[int]], occupied: list[int], empty: list[set[int]], base: list[int],
+             depth: int) -> str:
+        nonlocal splits
+        labelled = space.frame(case.doubles)
+        units = []
+        for y in occupied:  # a label shear keeping the frame's labels moves y's to 0
+            if len(labelled) <= space.dimension and space.independent(labelled, y):
+                labelled.append(y)
+                units.append(case.s[y, 0])
+        cube = base + [case.u[y] for y in occupied] + [-case.u[y] for e in empty for y in e] + units
+        solver.conf_budget(budget * 2**depth)
+        verdict = solver.solve_limited(assumptions=cube)
+        if verdict is not None:
+            return "SAT" if verdict else "UNSAT"
+        cells = [set(dset) - set().union(*fixed), {o}, *fixed, *({y} for y in occupied), *empty]
+        placed = set().union(*fixed, occupied, *empty)
+        free = [y for y in case.spots if y not in placed]
+        if not free:
+            return "UNKNOWN"
+        splits += 1
+        orbit = max(orbits(free, automorphisms(space, [c for c in cells if c])), key=len)
+        verdict = node(fixed, occupied, [*empty, set(orbit)], base, depth + 1)  # O empty
+        if verdict == "UNSAT":  # or its least fibre holds a single
+            verdict = node(fixed, [*occupied, orbit[0]], empty, base, depth + 1)
+        return verdict
+
+    # The root: one branch per orbit of the violation's place under Stab(K, o).
+    stabiliser = automorphisms(space, [dset, {o}])
+    keys = list(case.violations)
+    parent = {key: key for key in keys}
+
+    def root(key: frozenset[int]) -> frozenset[int]:
+        while parent[key] != key:
+            key = parent[key]
+        return key
+
+    for gen in stabiliser:
+        for key in keys:
+            a, b = root(key), root(frozenset(int(gen[x]) for x in key))
+            if a != b:
+                parent[max(a, b, key=sorted)] = min(a, b, key=sorted)
+    for key in sorted({root(key) for key in keys}, key=sorted):
+        singles = sorted(y for y in key if y not in dset)
+        verdict = node([set(key) & dset] if set(key) & dset else [], singles, [],
+                       [case.violations[key]], 0)
+        if verdict != "UNSAT":
+            return verdict, splits
+    return "UNSAT", splits
+
+
+def room(space: Space, cap: tuple[int, ...], o: int) -> int:
+    """How many pairs {x, 2o - x} meet ext(K)."""
+    ext = np.flatnonzero(free_cards(list(cap), space.dimension)).tolist()
+    return len({tuple(sorted((x, int(space.third[o, x])))) for x in ext})
+
+
+def cases(
+    space: Space, cards: int, shapes: set[str]
+) -> list[tuple[str, tuple[int, ...], list[int]]]:
+    """Every case: (shape, K, its full fibres), K a class representative, the first full fibre
+    one per orbit of Stab(K); kept when the room holds the singles."""
+    out = []
+    for level in fibre_caps(space.dimension + 1):
+        for cap in level:
+            labels = point_orbits(cap, space.dimension)
+            for o in sorted({int(labels[x]) for x in cap}):
+                need = cards - 3 - 2 * (len(cap) - 1)
+                if "crossing" in shapes and need >= 0 and room(space, cap, o) + 1 >= need:
+                    out.append(("crossing", tuple(cap), [o]))
+                need = cards - 6 - 2 * (len(cap) - 2)
+                if "parallel" in shapes and len(cap) >= 2 and need >= 0:
+                    out += [("parallel", tuple(cap), [o, o2]) for o2 in cap if o2 != o
+                            and min(room(space, cap, o), room(space, cap, o2)) >= need]
+    return out
+
+
+def decide(task: tuple) -> tuple:
+    """One case: (shape, k, verdict, conflicts, splits, seconds, board or None)."""
+    properties, cards, shape, cap, full, rows, split, budget = task
+    start = time.perf_counter()
+    case = Case(space_of(properties), cap, full, cards, rows)
+    splits = 0
+    with Solver(name="cadical195", bootstrap_with=case.cnf.clauses) as solver:
+        if split:
+            verdict, splits = refute_split(case, solver, budget)
+        else:
+            verdict = {True: "SAT", False: "UNSAT"}[solver.solve()]
+        conflicts = solver.accum_stats().get("conflicts", 0)
+        board = None
+        if verdict == "SAT":
+            board = sorted(set(case.board(set(solver.get_model()))))[:cards]
+    seconds = time.perf_counter() - start
+    return shape, len(case.doubles), cap, full, verdict, conflicts, splits, seconds, board
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--properties", type=int, default=5, help="P (default 5)")
+    parser.add_argument("--cards", type=int, default=46, help="n (default 46)")
+    parser.add_argument("--shape", choices=["crossing", "parallel", "both"], default="both")
+    parser.add_argument("--k", help="only these numbers of doubles, e.g. 6,7")
+    parser.add_argument("--every", type=int, default=1, help="every N-th case (a sample)")
+    parser.add_argument("--split-below", type=int, default=6,
+                        help="split the crossing cases with fewer doubles (default 6)")
+    parser.add_argument("--budget", type=int, default=5000, help="conflicts at the split's root")
+    parser.add_argument("--no-rows", action="store_true", help="leave out the counting rows")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    if args.properties not in (3, 4, 5) or not 0 < args.cards <= 3**args.properties:
+        print("error: --properties is 3, 4 or 5 and --cards in 1..3^P", file=sys.stderr)
+        return 2
+    if args.every < 1 or args.workers < 1 or args.budget < 1:
+        print("error: --every, --workers and --budget are positive", file=sys.stderr)
+        return 2
+    try:
+        only = {int(k) for k in args.k.split(",")} if args.k else None
+    except ValueError:
+        print(f"error: --k takes numbers, e.g. 6,7, not {args.k!r}", file=sys.stderr)
+        return 2
+    shapes = {"crossing", "parallel"} if args.shape == "both" else {args.shape}
+    start = time.perf_counter()
+    space = Space(args.properties)
+    todo = [c for c in cases(space, args.cards, shapes)
+            if only is None or len(c[1]) - len(c[2]) in only][:: args.every]
+    print(f"AG({args.properties},3), n = {args.cards}: {len(todo)} cases "
+          f"(listed in {time.perf_counter() - start:.1f} s)", flush=True)
+    tasks = [(args.properties, args.cards, shape, cap, full, not args.no_rows,
+              shape == "crossing" and len(cap) - 1 < args.split_below, args.budget)
+             for shape, cap, full in todo]
+    table: dict[tuple[str, int], Counter] = {}
+    worst: dict[tuple[str, int], tuple[int, float]] = {}
+    found = []
+    try:
+        with Pool(args.workers) as pool:
+            results = pool.imap_unordered(decide, tasks, chunksize=1)
+            for done, (shape, k, cap, full, verdict, conflicts, splits, seconds, board) in (
+                    enumerate(results, 1)):
+                row = table.setdefault((shape, k), Counter())
+                row[verdict] += 1
+                row["conflicts"] += conflicts
+                row["splits"] += splits
+                row["seconds"] += seconds
+                worst[shape, k] = max(worst.get((shape, k), (0, 0.0)), (conflicts, seconds))
+                if board is not None:
+                    found.append(board)
+                    print(f"  {shape} k={k} {cap} {full}: {len(board)} cards, "
+                          f"{count_sets(board, args.properties)} sets", flush=True)
+                if seconds > 60 or done % 500 == 0 or done == len(tasks):
+                    print(f"  {done}/{len(tasks)} cases, {time.perf_counter() - start:.0f} s "
+                          f"(last: {shape} k={k} {verdict}, {conflicts} conflicts, "
+                          f"{seconds:.0f} s)", flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    print(f"{'shape':>9} {'k':>3} {'cases':>6} {'refuted':>8} {'conflicts':>11} {'splits':>7} "
+          f"{'CPU s':>8} {'hardest (conflicts, s)':>24}")
+    for (shape, k), row in sorted(table.items()):
+        cases_k = sum(row[v] for v in ("SAT", "UNSAT", "UNKNOWN"))
+        hard = worst[shape, k]
+        print(f"{shape:>9} {k:>3} {cases_k:>6} {row['UNSAT']:>8} {row['conflicts']:>11} "
+              f"{row['splits']:>7} {row['seconds']:>8.0f} {hard[0]:>14} {hard[1]:>8.1f}")
+    refuted = sum(row["UNSAT"] for row in table.values())
+    peak = max(resource.getrusage(who).ru_maxrss for who in
+               (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024
+    print(f"{refuted} of {len(tasks)} cases refuted, {len(found)} boards found; "
+          f"{time.perf_counter() - start:.0f} s wall on {args.workers} workers, "
+          f"peak {peak:.0f} MiB (one process)")
+    print("These are CaDiCaL's verdicts, not certificates: nothing here is proven.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""The two-set fibre split of ``benchmarks/two_sets_p5.py`` (research, verdicts only), checked
+where the answers are known: the minima of AG(3,3) and AG(4,3) (the paper's Table 3 and setlab's
+proven P = 4 table), and its boards recounted by a plain loop over triples."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pysat")
+pytest.importorskip("pynauty")
+
+_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "two_sets_p5.py"
+_SPEC = importlib.util.spec_from_file_location("two_sets_p5", _PATH)
+assert _SPEC is not None and _SPEC.loader is not None
+two_sets = importlib.util.module_from_spec(_SPEC)
+sys.modules["two_sets_p5"] = two_sets
+_SPEC.loader.exec_module(two_sets)
+
+
+def sets_by_hand(board: list[int], properties: int) -> int:
+    """Triples of cards whose every property sums to 0 mod 3 (card c's digits in base 3)."""
+    def digits(card: int) -> list[int]:
+        return [card // 3**i % 3 for i in range(properties)]
+
+    return sum(
+        all(sum(column) % 3 == 0 for column in zip(*map(digits, triple), strict=True))
+        for triple in itertools.combinations(board, 3)
+    )
+
+
+def verdicts(properties: int, cards: int, split: bool) -> list[tuple]:
+    space = two_sets.space_of(properties)
+    return [
+        two_sets.decide((properties, cards, shape, cap, full, True,
+                         split and shape == "crossing", 1))
+        for shape, cap, full in two_sets.cases(space, cards, {"crossing", "parallel"})
+    ]
+
+
+def test_no_21_cards_of_ag43_hold_two_sets_in_any_case() -> None:
+    # m_4(21) = 3 (setlab's proven P = 4 table): every case is refuted, split or whole.
+    for split in (False, True):
+        results = verdicts(4, 21, split)
+        assert results and {r[4] for r in results} == {"UNSAT"}
+
+
+def test_20_cards_of_ag43_and_10_of_ag33_with_two_sets_are_found_and_recounted() -> None:
+    # m_4(20) = 0 and m_3(10) = 2 (the paper's Table 3): boards of two sets exist. The split
+    # (one conflict a node, so it splits everywhere) must agree with the whole CNF case by case.
+    for properties, cards in ((4, 20), (3, 10)):
+        whole, split = verdicts(properties, cards, False), verdicts(properties, cards, True)
+        assert [r[4] for r in whole] == [r[4] for r in split]
+        boards = [r[8] for r in whole + split if r[8] is not None]
+        assert boards
+        for board in boards:
+            assert len(set(board)) == cards
+            assert 1 <= sets_by_hand(board, properties) <= 2
+
+
+def test_no_case_of_11_cards_of_ag33() -> None:
+    # m_3(11) = 3: no room for the singles in any case.
+    assert two_sets.cases(two_sets.space_of(3), 11, {"crossing", "parallel"}) == []
+
+
+def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert two_sets.main(["--properties", "6"]) == 2
+    assert two_sets.main(["--k", "six"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all(line.startswith("error: ") for line in err)
