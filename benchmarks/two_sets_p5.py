@@ -30,13 +30,14 @@ at most 9 unless it holds both sets (m_3(10) = 2). Along L1 the hyperplanes W x 
 3-flats pi x F_3 (W a 3-flat, pi a plane of AG(4,3)) are counts of the fibres' cards.
 
 Cases with few doubles have large stabilisers, and the solver spends its time on their symmetry:
-with ``--split`` (the default for k <= 5) the cases are split by orbits. The root has one branch
-per orbit of the violation's place under Stab(K, o) (no violation at all is a one-set board,
-which the proven m(46) >= 2 excludes); a branch that runs out of its conflict budget (5,000,
-twice as many a level down) is split on the largest orbit O of the free fibres under the maps
-that fix everything placed so far: either every fibre of O is empty, or its least fibre holds a
-single (any occupied fibre of O is moved there), with label 0 when it is affinely independent of
-the fibres whose labels are already fixed (a label shear that keeps theirs moves it to 0).
+the crossing cases of k < ``--split-below`` (6 by default) are split by orbits. The root has one
+branch per orbit of the violation's place under Stab(K, o), so the split decides "exactly two
+sets" (no violation at all is a one-set board, which the proven m(46) >= 2 excludes; the whole
+CNF decides "one or two"). A branch that runs out of its conflict budget (5,000, twice as many a
+level down) is split on the largest orbit O of the free fibres under the maps that fix
+everything placed so far: either every fibre of O is empty, or its least fibre holds a single
+(any occupied fibre of O is moved there), with label 0 when it is affinely independent of the
+fibres whose labels are already fixed (a label shear that keeps theirs moves it to 0).
 
     PYTHONPATH=src python benchmarks/two_sets_p5.py                    # AG(5,3), n = 46: all
     PYTHONPATH=src python benchmarks/two_sets_p5.py --k 8 --every 100  # a sample of k = 8
