@@ -53,6 +53,7 @@ from __future__ import annotations
 import argparse
 import functools
 import itertools
+import os
 import resource
 import sys
 import time
@@ -385,6 +386,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: --k takes numbers, e.g. 6,7, not {args.k!r}", file=sys.stderr)
         return 2
     shapes = {"crossing", "parallel"} if args.shape == "both" else {args.shape}
+    try:
+        return run(args, only, shapes)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def run(args: argparse.Namespace, only: set[int] | None, shapes: set[str]) -> int:
+    """List the cases, decide them on ``args.workers`` processes, print the table."""
     start = time.perf_counter()
     space = Space(args.properties)
     todo = [c for c in cases(space, args.cards, shapes)
@@ -397,28 +407,26 @@ def main(argv: list[str] | None = None) -> int:
     table: dict[tuple[str, int], Counter] = {}
     worst: dict[tuple[str, int], tuple[int, float]] = {}
     found = []
-    try:
-        with Pool(args.workers) as pool:
-            results = pool.imap_unordered(decide, tasks, chunksize=1)
-            for done, (shape, k, cap, full, verdict, conflicts, splits, seconds, board) in (
-                    enumerate(results, 1)):
-                row = table.setdefault((shape, k), Counter())
-                row[verdict] += 1
-                row["conflicts"] += conflicts
-                row["splits"] += splits
-                row["seconds"] += seconds
-                worst[shape, k] = max(worst.get((shape, k), (0, 0.0)), (conflicts, seconds))
-                if board is not None:
-                    found.append(board)
-                    print(f"  {shape} k={k} {cap} {full}: {len(board)} cards, "
-                          f"{count_sets(board, args.properties)} sets", flush=True)
-                if seconds > 60 or done % 500 == 0 or done == len(tasks):
-                    print(f"  {done}/{len(tasks)} cases, {time.perf_counter() - start:.0f} s "
-                          f"(last: {shape} k={k} {verdict}, {conflicts} conflicts, "
-                          f"{seconds:.0f} s)", flush=True)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    # The workers leave the terminal's process group, so Ctrl-C reaches the parent alone (the
+    # solver would catch it in a worker); leaving the pool terminates them.
+    with Pool(args.workers, initializer=os.setpgrp) as pool:
+        results = pool.imap_unordered(decide, tasks, chunksize=1)
+        for done, (shape, k, cap, full, verdict, conflicts, splits, seconds, board) in (
+                enumerate(results, 1)):
+            row = table.setdefault((shape, k), Counter())
+            row[verdict] += 1
+            row["conflicts"] += conflicts
+            row["splits"] += splits
+            row["seconds"] += seconds
+            worst[shape, k] = max(worst.get((shape, k), (0, 0.0)), (conflicts, seconds))
+            if board is not None:
+                found.append(board)
+                print(f"  {shape} k={k} {cap} {full}: {len(board)} cards, "
+                      f"{count_sets(board, args.properties)} sets", flush=True)
+            if seconds > 60 or done % 500 == 0 or done == len(tasks):
+                print(f"  {done}/{len(tasks)} cases, {time.perf_counter() - start:.0f} s "
+                      f"(last: {shape} k={k} {verdict}, {conflicts} conflicts, "
+                      f"{seconds:.0f} s)", flush=True)
     print(f"{'shape':>9} {'k':>3} {'cases':>6} {'refuted':>8} {'conflicts':>11} {'splits':>7} "
           f"{'CPU s':>8} {'hardest (conflicts, s)':>24}")
     for (shape, k), row in sorted(table.items()):
