@@ -61,7 +61,6 @@ from collections import Counter
 from multiprocessing import Pool
 
 import numpy as np
-import pynauty
 from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
@@ -69,7 +68,7 @@ from setlab.extremal.caps.deck import free_cards
 from setlab.extremal.oneset import fibre_caps
 from setlab.find import count_sets
 from setlab.geometry import digits, flats, lines, rank_mod3, third_card_table
-from setlab.symmetry import point_orbits
+from setlab.symmetry import affine_incidence, point_orbits
 
 
 class Cnf:
@@ -99,7 +98,7 @@ class Cnf:
 
 
 class Space:
-    """AG(P-1,3), the space of the fibres: its lines, planes, hyperplanes and third points."""
+    """AG(P-1,3), the space of the fibres: its lines, planes, 3-flats and third points."""
 
     def __init__(self, properties: int) -> None:
         self.dimension = properties - 1
@@ -109,7 +108,6 @@ class Space:
         # The planes and 3-flats W, whose W x F_3 the counting rows bound.
         self.flats = [set(f) for dim in (2, 3) if dim < self.dimension
                       for f in flats(self.dimension, dim).tolist()]
-        self.hyperplanes = flats(self.dimension, self.dimension - 1).tolist()
 
     def independent(self, frame: list[int], point: int) -> bool:
         """Is ``point`` affinely independent of the points of ``frame``?"""
@@ -231,39 +229,10 @@ class Case:
         return cards + [3 * x + a for (x, a), var in self.s.items() if var in model]
 
 
-# The split: orbits of AGL(4,3) on the fibres, from nauty on points + hyperplanes, coloured.
-def automorphisms(space: Space, cells: list[set[int]]) -> list[np.ndarray]:
-    """Generators of the affine maps of AG(P-1,3) that fix each of ``cells`` as a set."""
-    n = 3**space.dimension
-    adjacency = {n + h: list(members) for h, members in enumerate(space.hyperplanes)}
-    graph = pynauty.Graph(n + len(space.hyperplanes), adjacency_dict=adjacency)
-    rest = set(range(n)) - set().union(*cells)
-    parts = [c for c in [*cells, rest, set(range(n, n + len(space.hyperplanes)))] if c]
-    graph.set_vertex_coloring(parts)
-    return [np.asarray(p[:n]) for p in pynauty.autgrp(graph)[0]]
-
-
-def orbits(points: list[int], generators: list[np.ndarray]) -> list[list[int]]:
-    """The orbits of ``generators`` through ``points`` (each as a sorted list)."""
-    out, seen = [], set()
-    for y in points:
-        if y in seen:
-            continue
-        orbit, todo = {y}, [y]
-        while todo:
-            z = todo.pop()
-            for gen in generators:
-                if int(gen[z]) not in orbit:
-                    orbit.add(int(gen[z]))
-                    todo.append(int(gen[z]))
-        seen |= orbit
-        out.append(sorted(orbit))
-    return out
-
-
 def refute_split(case: Case, solver: Solver, budget: int) -> tuple[str, int]:
     """Refute a crossing case branch by branch (module docstring); returns (verdict, splits)."""
     space, o, dset = case.space, case.full[0], set(case.doubles)
+    incidence = affine_incidence(space.dimension)
     splits = 0
 
     def node(fixed: list[set[int]], occupied: list[int], empty: list[set[int]], base: list[int],
@@ -286,14 +255,18 @@ def refute_split(case: Case, solver: Solver, budget: int) -> tuple[str, int]:
         if not free:
             return "UNKNOWN"
         splits += 1
-        orbit = max(orbits(free, automorphisms(space, [c for c in cells if c])), key=len)
+        labels = incidence.automorphisms(cells)[1]  # orbits of the maps fixing what is placed
+        by_orbit: dict[int, list[int]] = {}
+        for y in free:
+            by_orbit.setdefault(int(labels[y]), []).append(y)
+        orbit = max(by_orbit.values(), key=len)
         verdict = node(fixed, occupied, [*empty, set(orbit)], base, depth + 1)  # O empty
         if verdict == "UNSAT":  # or its least fibre holds a single
             verdict = node(fixed, [*occupied, orbit[0]], empty, base, depth + 1)
         return verdict
 
     # The root: one branch per orbit of the violation's place under Stab(K, o).
-    stabiliser = automorphisms(space, [dset, {o}])
+    stabiliser = incidence.automorphisms([dset, {o}])[0]
     keys = list(case.violations)
     parent = {key: key for key in keys}
 

@@ -104,6 +104,30 @@ class Incidence:
         _, mantissa, exponent, orbits, _ = pynauty.autgrp(self.coloured(configuration))
         return round(mantissa * 10**exponent), np.asarray(orbits[: self.points], dtype=np.int64)
 
+    def automorphisms(self, cells: Iterable[Iterable[int]]) -> tuple[list[np.ndarray], np.ndarray]:
+        """Generators of the automorphisms that fix each of ``cells`` (disjoint sets of points)
+        as a set, as permutations of the points, and the orbit labels of the points under them
+        (each its orbit's least).
+
+        Examples
+        --------
+        >>> generators, orbits = affine_incidence(2).automorphisms([{0, 1, 2}, {3}])
+        >>> orbits.tolist()  # a line L, a point p off it: p's parallel to L, the third parallel
+        [0, 0, 0, 3, 4, 4, 6, 6, 6]
+        >>> all(set(g[[0, 1, 2]].tolist()) == {0, 1, 2} and g[3] == 3 for g in generators)
+        True
+        """
+        parts = [{int(x) for x in cell} for cell in cells]
+        rest = set(range(self.points)).difference(*parts)
+        graph = self._graph
+        colouring = [*parts, rest, *(set(cell) for cell in self.cells)]
+        graph.set_vertex_coloring([cell for cell in colouring if cell])
+        generators, _, _, orbits, _ = pynauty.autgrp(graph)
+        return (
+            [np.asarray(g[: self.points], dtype=np.int64) for g in generators],
+            np.asarray(orbits[: self.points], dtype=np.int64),
+        )
+
     def index(self, order: int) -> int:
         """|G| / ``order``: the orbit size of a configuration whose stabiliser has that order."""
         if order > EXACT_ORDER or self.group_order % order:
