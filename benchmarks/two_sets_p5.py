@@ -146,7 +146,7 @@ class Case:
     def __init__(self, space: Space, cap: tuple[int, ...], full: list[int], cards: int,
                  rows: bool = True) -> None:
         third = space.third
-        self.space, self.cap, self.full = space, cap, full
+        self.space, self.full = space, full
         self.doubles = [x for x in cap if x not in full]
         crossing = len(full) == 1
         self.need = cards - 3 * len(full) - 2 * len(self.doubles)
