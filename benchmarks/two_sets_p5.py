@@ -42,6 +42,11 @@ fibres whose labels are already fixed (a label shear that keeps theirs moves it 
     PYTHONPATH=src python benchmarks/two_sets_p5.py                    # AG(5,3), n = 46: all
     PYTHONPATH=src python benchmarks/two_sets_p5.py --k 8 --every 100  # a sample of k = 8
     PYTHONPATH=src python benchmarks/two_sets_p5.py --properties 4 --cards 21  # AG(4,3): none
+    PYTHONPATH=src python benchmarks/two_sets_p5.py --store two_sets.sqlite    # resumable
+
+With ``--store`` every verdict is committed to an SQLite file as it comes in; run again with
+the same store, the cases already decided (the same CNF options) are not redone, and the table
+counts them too. Ctrl-C loses only the cases being solved.
 
 Measured with the scratch scripts this was written from (docs/maxsets.md, "What next for m(46)";
 2 cores): every case refuted, some 220 M conflicts and 4.3 hours of CPU; the cases of k <= 5 were
@@ -55,6 +60,7 @@ import functools
 import itertools
 import os
 import resource
+import sqlite3
 import sys
 import time
 from collections import Counter
@@ -334,6 +340,52 @@ def decide(task: tuple) -> tuple:
     return shape, len(case.doubles), cap, full, verdict, conflicts, splits, seconds, board
 
 
+class Store:
+    """The verdicts by case in an SQLite file (``:memory:`` without ``--store``), one row per
+    case and CNF options, committed as each comes in: a run resumes where one stopped."""
+
+    COLUMNS = ("properties INTEGER, cards INTEGER, shape TEXT, cap TEXT, full TEXT, rows INTEGER,"
+               " split INTEGER, budget INTEGER, k INTEGER, verdict TEXT, conflicts INTEGER,"
+               " splits INTEGER, seconds REAL, board TEXT")
+    KEY = "properties, cards, shape, cap, full, rows, split, budget"
+
+    def __init__(self, path: str) -> None:
+        self.db = sqlite3.connect(path)
+        self.db.execute(f"CREATE TABLE IF NOT EXISTS verdicts ({self.COLUMNS}, "
+                        f"PRIMARY KEY ({self.KEY}))")
+        self.db.commit()
+
+    @staticmethod
+    def key(task: tuple) -> tuple:
+        properties, cards, shape, cap, full, rows, split, budget = task
+        return (properties, cards, shape, ",".join(map(str, cap)), ",".join(map(str, full)),
+                int(rows), int(split), budget if split else 0)
+
+    def get(self, task: tuple) -> tuple | None:
+        """The result ``decide`` gave for ``task`` in an earlier run, or None."""
+        where = " AND ".join(f"{c} = ?" for c in self.KEY.split(", "))
+        row = self.db.execute("SELECT k, verdict, conflicts, splits, seconds, board FROM "
+                              f"verdicts WHERE {where}", self.key(task)).fetchone()
+        if row is None:
+            return None
+        k, verdict, conflicts, splits, seconds, board = row
+        board = [int(c) for c in board.split(",")] if board else None
+        return task[2], k, task[3], task[4], verdict, conflicts, splits, seconds, board
+
+    def put(self, task: tuple, result: tuple) -> None:
+        _, k, _, _, verdict, conflicts, splits, seconds, board = result
+        board = ",".join(map(str, board)) if board is not None else None
+        self.db.execute("INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                        " ?, ?, ?)", (*self.key(task), k, verdict, conflicts, splits, seconds,
+                                      board))
+        self.db.commit()
+
+
+def decide_task(task: tuple) -> tuple[tuple, tuple]:
+    """``decide`` with its task, for a pool that hands results back as they finish."""
+    return task, decide(task)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--properties", type=int, default=5, help="P (default 5)")
@@ -346,6 +398,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=5000, help="conflicts at the split's root")
     parser.add_argument("--no-rows", action="store_true", help="leave out the counting rows")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--store", default=":memory:",
+                        help="an SQLite file that keeps every verdict; a rerun resumes")
     args = parser.parse_args(argv)
     if args.properties not in (3, 4, 5) or not 0 < args.cards <= 3**args.properties:
         print("error: --properties is 3, 4 or 5 and --cards in 1..3^P", file=sys.stderr)
@@ -360,14 +414,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     shapes = {"crossing", "parallel"} if args.shape == "both" else {args.shape}
     try:
-        return run(args, only, shapes)
+        store = Store(args.store)
+    except sqlite3.Error as exc:
+        print(f"error: --store {args.store}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return run(args, only, shapes, store)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
 
 
-def run(args: argparse.Namespace, only: set[int] | None, shapes: set[str]) -> int:
-    """List the cases, decide them on ``args.workers`` processes, print the table."""
+def run(args: argparse.Namespace, only: set[int] | None, shapes: set[str], store: Store) -> int:
+    """List the cases, decide those ``store`` lacks on ``args.workers`` processes, print the
+    table of all of them."""
     start = time.perf_counter()
     space = Space(args.properties)
     todo = [c for c in cases(space, args.cards, shapes)
@@ -380,12 +440,23 @@ def run(args: argparse.Namespace, only: set[int] | None, shapes: set[str]) -> in
     table: dict[tuple[str, int], Counter] = {}
     worst: dict[tuple[str, int], tuple[int, float]] = {}
     found = []
+    known = [store.get(task) for task in tasks]
+    fresh = [task for task, result in zip(tasks, known, strict=True) if result is None]
+    if len(fresh) < len(tasks):
+        print(f"  {len(tasks) - len(fresh)} cases decided in an earlier run ({args.store}), "
+              f"{len(fresh)} to go", flush=True)
+
+    def decided():  # the earlier verdicts, then the new ones as the workers finish them
+        yield from ((result, False) for result in known if result is not None)
+        for task, result in pool.imap_unordered(decide_task, fresh, chunksize=1):
+            store.put(task, result)
+            yield result, True
+
     # The workers leave the terminal's process group, so Ctrl-C reaches the parent alone (the
     # solver would catch it in a worker); leaving the pool terminates them.
     with Pool(args.workers, initializer=os.setpgrp) as pool:
-        results = pool.imap_unordered(decide, tasks, chunksize=1)
-        for done, (shape, k, cap, full, verdict, conflicts, splits, seconds, board) in (
-                enumerate(results, 1)):
+        for done, (result, new) in enumerate(decided(), 1):
+            shape, k, cap, full, verdict, conflicts, splits, seconds, board = result
             row = table.setdefault((shape, k), Counter())
             row[verdict] += 1
             row["conflicts"] += conflicts
@@ -396,7 +467,7 @@ def run(args: argparse.Namespace, only: set[int] | None, shapes: set[str]) -> in
                 found.append(board)
                 print(f"  {shape} k={k} {cap} {full}: {len(board)} cards, "
                       f"{count_sets(board, args.properties)} sets", flush=True)
-            if seconds > 60 or done % 500 == 0 or done == len(tasks):
+            if (new and seconds > 60) or done % 500 == 0 or done == len(tasks):
                 print(f"  {done}/{len(tasks)} cases, {time.perf_counter() - start:.0f} s "
                       f"(last: {shape} k={k} {verdict}, {conflicts} conflicts, "
                       f"{seconds:.0f} s)", flush=True)

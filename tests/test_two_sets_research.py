@@ -72,3 +72,25 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) ->
     assert two_sets.main(["--k", "six"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all(line.startswith("error: ") for line in err)
+
+
+def test_a_stored_run_resumes_without_redoing_a_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Every verdict goes to the store as it comes in; a rerun decides nothing again and prints
+    # the same table (the cases' verdicts, conflicts and splits come back from the file).
+    store = str(tmp_path / "verdicts.sqlite")
+    argv = ["--properties", "4", "--cards", "21", "--workers", "1", "--store", store]
+    assert two_sets.main(argv) == 0
+    first = capsys.readouterr().out
+    stored = two_sets.Store(store).db.execute("SELECT verdict FROM verdicts").fetchall()
+    assert stored and {v for (v,) in stored} == {"UNSAT"}
+    assert two_sets.main(argv) == 0
+    second = capsys.readouterr().out
+    assert f"{len(stored)} cases decided in an earlier run" in second
+    assert "0 to go" in second
+
+    def table(out: str) -> list[str]:
+        return [line for line in out.splitlines() if line.startswith((" crossing", " parallel"))]
+
+    assert table(first) == table(second) and len(table(first)) >= 2
