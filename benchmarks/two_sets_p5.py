@@ -446,7 +446,7 @@ def run(args: argparse.Namespace, only: set[int] | None, shapes: set[str], store
         print(f"  {len(tasks) - len(fresh)} cases decided in an earlier run ({args.store}), "
               f"{len(fresh)} to go", flush=True)
 
-    def decided():  # the earlier verdicts, then the new ones as the workers finish them
+    def decided(pool: Pool):  # the earlier verdicts, then the new ones as they finish
         yield from ((result, False) for result in known if result is not None)
         for task, result in pool.imap_unordered(decide_task, fresh, chunksize=1):
             store.put(task, result)
@@ -455,7 +455,7 @@ def run(args: argparse.Namespace, only: set[int] | None, shapes: set[str], store
     # The workers leave the terminal's process group, so Ctrl-C reaches the parent alone (the
     # solver would catch it in a worker); leaving the pool terminates them.
     with Pool(args.workers, initializer=os.setpgrp) as pool:
-        for done, (result, new) in enumerate(decided(), 1):
+        for done, (result, new) in enumerate(decided(pool), 1):
             shape, k, cap, full, verdict, conflicts, splits, seconds, board = result
             row = table.setdefault((shape, k), Counter())
             row[verdict] += 1
@@ -482,7 +482,8 @@ def run(args: argparse.Namespace, only: set[int] | None, shapes: set[str], store
     peak = max(resource.getrusage(who).ru_maxrss for who in
                (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024
     print(f"{refuted} of {len(tasks)} cases refuted, {len(found)} boards found; "
-          f"{time.perf_counter() - start:.0f} s wall on {args.workers} workers, "
+          f"{time.perf_counter() - start:.0f} s wall for the {len(fresh)} decided in this run "
+          f"on {args.workers} workers, "
           f"peak {peak:.0f} MiB (one process)")
     print("These are CaDiCaL's verdicts, not certificates: nothing here is proven.")
     return 0
