@@ -48,9 +48,9 @@ With ``--store`` every verdict is committed to an SQLite file as it comes in; ru
 the same store, the cases already decided (the same CNF options) are not redone, and the table
 counts them too. Ctrl-C loses only the cases being solved.
 
-Measured with the scratch scripts this was written from (docs/maxsets.md, "What next for m(46)";
-2 cores): every case refuted, some 220 M conflicts and 4.3 hours of CPU; the cases of k <= 5 were
-split there without the rows (``--no-rows``).
+Measured with this script and its defaults (docs/maxsets.md, "What next for m(46)"; 2 cores):
+all 29,719 cases refuted, 219.8 M conflicts, 16,189 s of CPU and 8,168 s of wall time, peak
+200 MiB a process.
 """
 
 from __future__ import annotations
