@@ -73,7 +73,7 @@ from pysat.solvers import Solver
 from setlab.extremal.caps.deck import free_cards
 from setlab.extremal.oneset import fibre_caps
 from setlab.find import count_sets
-from setlab.geometry import digits, flats, lines, rank_mod3, third_card_table
+from setlab.geometry import affine_frame, flats, lines, third_card_table
 from setlab.symmetry import affine_incidence, point_orbits
 
 
@@ -109,26 +109,18 @@ class Space:
     def __init__(self, properties: int) -> None:
         self.dimension = properties - 1
         self.third = third_card_table(self.dimension).astype(int)
-        self.vectors = digits(self.dimension).astype(np.int64)
         self.lines = lines(self.dimension).tolist()
         # The planes and 3-flats W, whose W x F_3 the counting rows bound.
         self.flats = [set(f) for dim in (2, 3) if dim < self.dimension
                       for f in flats(self.dimension, dim).tolist()]
 
     def independent(self, frame: list[int], point: int) -> bool:
-        """Is ``point`` affinely independent of the points of ``frame``?"""
-        if not frame:
-            return True
-        rows = [self.vectors[q] - self.vectors[frame[0]] for q in [*frame[1:], point]]
-        return rank_mod3(np.array(rows)) == len(rows)
+        """Is ``point`` affinely independent of the points of ``frame`` (a frame itself)?"""
+        return len(self.frame([*frame, point])) > len(frame)
 
     def frame(self, points: list[int]) -> list[int]:
         """The first affinely independent points of ``points``, in order."""
-        out: list[int] = []
-        for p in points:
-            if len(out) <= self.dimension and self.independent(out, p):
-                out.append(p)
-        return out
+        return affine_frame(points, self.dimension)
 
 
 @functools.cache

@@ -22,6 +22,7 @@ from setlab.errors import SetlabError
 
 __all__ = [
     "AffineMap",
+    "affine_frame",
     "affine_group_order",
     "digits",
     "flats",
@@ -267,6 +268,28 @@ def rank_mod3(matrix: np.ndarray) -> int:
                 m[r] = (m[r] - m[r, c] * m[rank]) % 3
         rank += 1
     return rank
+
+
+def affine_frame(points: list[int], properties: int) -> list[int]:
+    """The points of ``points``, in order, each affinely independent of those kept before it:
+    the first affine frame they contain (at most P + 1 points).
+
+    Examples
+    --------
+    >>> affine_frame([0, 1, 2, 3, 4], 2)  # (0,0), (1,0); (2,0) is on their line; (0,1); full
+    [0, 1, 3]
+    """
+    vectors = digits(properties).astype(np.int64)
+    frame: list[int] = []
+    for p in points:
+        if len(frame) > properties:
+            break
+        differences = [vectors[q] - vectors[frame[0]] for q in [*frame[1:], p]] if frame else []
+        if rank_mod3(np.array(differences).reshape(len(differences), properties)) == len(
+            differences
+        ):
+            frame.append(p)
+    return frame
 
 
 def affine_group_order(properties: int) -> int:

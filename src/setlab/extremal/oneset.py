@@ -51,7 +51,7 @@ from setlab.extremal.caps.deck import free_cards
 from setlab.extremal.lrat import drup_to_lrat
 from setlab.extremal.nearcaps import cap_classes
 from setlab.find import count_sets
-from setlab.geometry import digits, lines, rank_mod3, third_card_table
+from setlab.geometry import affine_frame, lines, third_card_table
 from setlab.store import Store, job_digest
 from setlab.symmetry import point_orbits
 
@@ -180,17 +180,7 @@ def case_clauses(properties: int, cards: int, case: OneSetCase) -> tuple[int, li
         clauses.append([-g[p] - 1, -g[p] - 2])
     # The shears (x, a) -> (x, a + psi(x)) move the missing labels of affinely independent
     # doubles to 0.
-    frame: list[int] = []
-    vectors = digits(dimension).astype(np.int64)
-    for p in doubles:
-        if len(frame) > dimension:
-            break
-        differences = [vectors[q] - vectors[frame[0]] for q in frame[1:]] + (
-            [vectors[p] - vectors[frame[0]]] if frame else []
-        )
-        if not frame or rank_mod3(np.array(differences)) == len(differences):
-            frame.append(p)
-            clauses.append([g[p]])
+    clauses += [[g[p]] for p in affine_frame(doubles, dimension)]
     # At most one single per pair {x, 2o - x}; y(t) only if pair t holds one.
     for t, group in enumerate(groups):
         options = [s[x] + a for x in group for a in range(3)]
