@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from collections import Counter
 from fractions import Fraction
 from functools import cache
 
@@ -343,6 +344,30 @@ def test_constructions_are_caps_by_brute_force():
     for properties, size in [(7, 224), (8, 448)]:
         cap = bigcaps.best_construction(properties)
         assert cap.shape == (size, properties) and pairwise_is_affine_cap(cap)
+
+
+def secants_through_each_card_off(vectors) -> Counter:
+    """How many cards off the cap lie on s of its secants, for each s: every pair's third card
+    -(x + y) mod 3 tallied as a tuple of digits (plain loops, no table of the package)."""
+    rows = [tuple(v) for v in np.asarray(vectors).tolist()]
+    on = Counter(
+        tuple((-a - b) % 3 for a, b in zip(x, y, strict=True))
+        for x, y in itertools.combinations(rows, 2)
+    )
+    off = [c for c in itertools.product(range(3), repeat=len(rows[0])) if c not in set(rows)]
+    return Counter(on[c] for c in off)
+
+
+def test_the_largest_caps_seen_from_outside():
+    # The docs' argument for the minima past the largest cap (docs/maxsets.md, "What the
+    # classification of large caps would give") rests on these counts. The 9-cap of AG(3,3):
+    # its 36 secants spread evenly, 2 on each of the 18 cards off it. The 20-cap of AG(4,3) is
+    # symmetric about a card c off it (x -> 2c - x), which lies on 10 secants; the other 180
+    # secants fall 3 on each of the other 60 cards. Hill's 45-cap: 990 secants, 5 on each of
+    # the 198 cards off it.
+    assert secants_through_each_card_off(bigcaps.best_construction(3)) == Counter({2: 18})
+    assert secants_through_each_card_off(bigcaps.elliptic_quadric_cap()) == Counter({3: 60, 10: 1})
+    assert secants_through_each_card_off(bigcaps.hill_affine_cap()) == Counter({5: 198})
 
 
 def test_find_set_in_locates_a_set_in_ten_dimensions():
