@@ -1,0 +1,168 @@
+"""Research (NOT wired into the solver, NOT a proof for P = 5): the minima just past the largest
+cap of AG(P,3), from a classification of the caps near it.
+
+Let c be the size of the largest cap of AG(P,3), and suppose that every cap of c - t cards or
+more lies in a largest cap, every largest cap a copy of one cap K. Let S be c + j cards with at
+most j + t sets. One card taken from each set leaves a cap of c - t cards or more, so it lies
+in a copy K' of K; the cards R of K' missing from S are r <= t, the cards Y of S off K' are
+j + r. A card y off K' lies on s(y) secants of K', and a card of R kills at most one of them
+(one line joins it to y); the others are sets of S with exactly one card in Y. So S holds at
+least
+
+    B(j) = min over r <= t and R (r cards of K) of the sum of the j + r smallest s_R(y),
+           s_R(y) = s(y) - (the cards of R on y's secants)
+
+sets, and m(c + j) >= min(j + t + 1, B(j)).
+
+What t is:
+- AG(3,3) and AG(4,3): setlab's own classification of caps (`fibre_caps`), read by this
+  script: t = 0 (two classes of 8-caps are complete) and t = 1 (the one class of 19-caps lies
+  in the 20-cap; some 18-caps are complete).
+- AG(5,3): the literature, not checked here. Edel, Ferret, Landjev and Storme (2002): the 45-cap
+  is unique. Thackeray (arXiv:2206.09804, Theorem 2.1, quoting his classification of the caps of
+  41 points or more): every cap of 43 points or more is a 45-cap minus at most two points, so
+  t = 2; with ``--assume 4`` the script shows what t = 4 would give (the 42- and 41-caps of his
+  other kinds set aside). The docs (docs/maxsets.md, "What the classification of large caps
+  would give") compare these with the proven table; setlab's table does not use them.
+
+    PYTHONPATH=src python benchmarks/large_caps.py                  # AG(5,3), t = 2 assumed
+    PYTHONPATH=src python benchmarks/large_caps.py --assume 4       # t = 4 assumed
+    PYTHONPATH=src python benchmarks/large_caps.py --properties 4   # t from the classification
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+
+import numpy as np
+
+from setlab.extremal.bigcaps import best_construction
+from setlab.extremal.caps.deck import free_cards
+from setlab.extremal.oneset import fibre_caps
+from setlab.geometry import indices_of, third_card_table
+
+
+def secant_incidence(cap: list[int], properties: int) -> tuple[np.ndarray, np.ndarray]:
+    """The cards off ``cap`` and, for each, which cards of the cap lie on its secants: a 0/1
+    matrix (off cards x cap), 2 s(y) ones in row y (its s(y) secants, two cards each)."""
+    third = third_card_table(properties)
+    inside = np.zeros(3**properties, dtype=bool)
+    inside[cap] = True
+    off = np.flatnonzero(~inside)
+    row = {int(y): i for i, y in enumerate(off)}
+    incidence = np.zeros((len(off), len(cap)), dtype=np.int64)
+    for (i, a), (k, b) in itertools.combinations(enumerate(cap), 2):
+        y = row[int(third[a, b])]  # a cap holds no set: the third card of a secant is off it
+        incidence[y, i] = incidence[y, k] = 1
+    return off, incidence
+
+
+def surviving_secants_bound(cap: list[int], properties: int, t: int, j_max: int) -> list[int]:
+    """B(1..j_max): the fewest sets that c + j cards can hold when they keep all but r <= t cards
+    of ``cap`` (the module docstring's count; every R tried, no symmetry used).
+
+    Examples
+    --------
+    >>> nine = indices_of(best_construction(3)).tolist()
+    >>> surviving_secants_bound(nine, 3, 0, 4)  # 2 secants on every card off the 9-cap
+    [2, 4, 6, 8]
+    """
+    _, incidence = secant_incidence(cap, properties)
+    secants = incidence.sum(axis=1) // 2
+    best = [np.inf] * j_max
+    for r in range(t + 1):
+        for removed in itertools.combinations(range(len(cap)), r):
+            # A card of R on one of y's secants kills that secant (two on the same one count
+            # twice here: a lower bound still).
+            surviving = np.sort(secants - incidence[:, list(removed)].sum(axis=1))
+            totals = np.cumsum(surviving)
+            for j in range(1, j_max + 1):
+                best[j - 1] = min(best[j - 1], int(totals[j + r - 1]))
+    return [int(b) for b in best]
+
+
+def classified_depth(properties: int) -> int:
+    """The largest t such that every cap of AG(P,3) of c - t cards or more lies in a largest cap
+    and the largest caps form one class (setlab's classification of caps, P <= 4).
+
+    Examples
+    --------
+    >>> classified_depth(3), classified_depth(4)
+    (0, 1)
+    """
+    levels = [level for level in fibre_caps(properties + 1) if level]
+    largest = len(levels) - 1
+    if len(levels[largest]) != 1:
+        return -1
+
+    def extends(cap: tuple[int, ...]) -> bool:
+        """Some chain of free cards takes ``cap`` to a largest cap."""
+        if len(cap) == largest:
+            return True
+        free = np.flatnonzero(free_cards(list(cap), properties))
+        return any(extends((*cap, int(card))) for card in free)
+
+    t = 0
+    while t < largest and all(extends(cap) for cap in levels[largest - t - 1]):
+        t += 1
+    return t
+
+
+def implied_minima(properties: int, t: int, j_max: int) -> list[tuple[int, int, int]]:
+    """(n, B(j), the bound on m(n)) for n = c + 1 .. c + j_max, on setlab's largest cap."""
+    cap = indices_of(best_construction(properties)).tolist()
+    c = len(cap)
+    bounds = surviving_secants_bound(cap, properties, t, j_max)
+    return [(c + j, b, min(j + t + 1, b)) for j, b in enumerate(bounds, start=1)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--properties", default="5", help="P: 3, 4 or 5 (default 5)")
+    parser.add_argument("--assume", help="t for P = 5 (default 2, Thackeray's caps of >= 43)")
+    parser.add_argument("--up-to", default="16", help="j = 1..J (default 16)")
+    args = parser.parse_args(argv)
+    try:
+        properties, j_max = int(args.properties), int(args.up_to)
+        assume = None if args.assume is None else int(args.assume)
+    except ValueError:
+        print("error: --properties, --assume and --up-to take whole numbers", file=sys.stderr)
+        return 2
+    if properties not in (3, 4, 5) or not 1 <= j_max <= 40:
+        print("error: --properties is 3, 4 or 5 and --up-to in 1..40", file=sys.stderr)
+        return 2
+    if properties == 5 and assume is None:
+        assume = 2
+    if properties < 5 and assume is not None:
+        print(
+            "error: --assume is for P = 5; P <= 4 read t from setlab's classification",
+            file=sys.stderr,
+        )
+        return 2
+    if assume is not None and not 0 <= assume <= 4:
+        print("error: --assume takes t in 0..4", file=sys.stderr)
+        return 2
+    try:
+        if assume is None:
+            t = classified_depth(properties)
+            source = "setlab's classification of caps"
+        else:
+            t, source = assume, "assumed (the literature; not checked by setlab)"
+        c = len(best_construction(properties))
+        print(
+            f"AG({properties},3): every cap of {c - t} cards or more lies in a largest cap "
+            f"({source})"
+        )
+        print(f"{'n':>4} {'B(j)':>6} {'m(n) >=':>8}")
+        for n, b, bound in implied_minima(properties, t, j_max):
+            print(f"{n:>4} {b:>6} {bound:>8}")
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
