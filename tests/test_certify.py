@@ -8,7 +8,6 @@ tampering of the store must make ``setlab verify`` fail.
 from __future__ import annotations
 
 import ast
-import importlib.util
 import itertools
 import json
 import sqlite3
@@ -20,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import standalone
 from setlab.bundle import write_bundle
 from setlab.certificates import check_citations, verify_store
 from setlab.cli import main
@@ -89,10 +89,7 @@ def test_the_checker_imports_only_the_standard_library_numpy_and_igraph():
 
 
 def load_checker():
-    spec = importlib.util.spec_from_file_location("bundle_check", CHECKER / "check.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return standalone.load(CHECKER / "check.py", "bundle_check")
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -447,10 +444,7 @@ def test_the_checkers_ultraset_bounds_hold_against_every_subset_of_ag23():
 
 
 def load_variants_checker():
-    spec = importlib.util.spec_from_file_location("variants_check", CHECKER / "variants_check.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return standalone.load(CHECKER / "variants_check.py")
 
 
 @pytest.fixture

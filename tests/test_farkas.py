@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
 import itertools
 import json
 import sys
@@ -15,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import standalone
 from setlab.extremal.farkas import farkas_certificate, record_certificate
 from setlab.extremal.maxsets import Solver
 from setlab.find import count_sets
@@ -24,14 +24,7 @@ from setlab.store import Store
 CHECKER = Path(__file__).resolve().parents[1] / "src" / "setlab" / "proofcheck" / "farkas_check.py"
 
 
-def _load_checker():
-    spec = importlib.util.spec_from_file_location("farkas_check_under_test", CHECKER)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-checker = _load_checker()
+checker = standalone.load(CHECKER, "farkas_check_under_test")
 
 # The seed paper's Table 3 (M_3(n), n = 0..27) and Table 1 (M_4(n), n = 3..12): oracles.
 TABLE3 = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12, 12, 13, 14, 16, 19, 23, 26, 30, 36, 41, 47, 54, 62, 71,

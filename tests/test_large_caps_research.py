@@ -4,22 +4,15 @@ paper's Table 3) and against configurations built and counted here by hand."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
-from pathlib import Path
 
 import pytest
 
+import standalone
 from seed_oracles import PAPER_TABLE_3
 from setlab.extremal.bigcaps import best_construction
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "large_caps.py"
-_SPEC = importlib.util.spec_from_file_location("large_caps", _PATH)
-assert _SPEC is not None and _SPEC.loader is not None
-large_caps = importlib.util.module_from_spec(_SPEC)
-sys.modules["large_caps"] = large_caps
-_SPEC.loader.exec_module(large_caps)
+large_caps = standalone.load(standalone.ROOT / "benchmarks" / "large_caps.py")
 
 
 def sets_by_hand(cards: list[tuple[int, ...]]) -> int:

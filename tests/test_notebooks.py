@@ -3,7 +3,6 @@ outputs they ship with (written by notebooks/execute.py) are those of a fresh ru
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import xml.etree.ElementTree as ET
 from fractions import Fraction
@@ -11,12 +10,10 @@ from pathlib import Path
 
 import pytest
 
+import standalone
+
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
-_spec = importlib.util.spec_from_file_location(
-    "execute", NOTEBOOKS[0].parent / "execute.py" if NOTEBOOKS else "execute.py"
-)
-execute = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(execute)
+execute = standalone.load(standalone.ROOT / "notebooks" / "execute.py")
 
 
 def test_there_is_a_notebook():

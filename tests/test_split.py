@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import functools
-import importlib.util
 import itertools
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+import standalone
 from seed_oracles import PAPER_TABLE_1, PAPER_TABLE_3
 from setlab.extremal import split as split_module
 from setlab.extremal.bounds import prove_max_bound, slice_maxima, verify_max_bound
@@ -49,11 +48,7 @@ LINE, PLANE = brute_force_maxima(1), brute_force_maxima(2)
 
 
 def _checker(module: str):
-    path = Path(__file__).parents[1] / "src" / "setlab" / "proofcheck" / f"{module}.py"
-    spec = importlib.util.spec_from_file_location(module, path)
-    loaded = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(loaded)
-    return loaded
+    return standalone.load(standalone.ROOT / "src" / "setlab" / "proofcheck" / f"{module}.py")
 
 
 split_check = _checker("split_check")

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+import standalone
 from setlab.errors import SetlabError
 from setlab.extremal.heuristics import local_search
 from setlab.extremal.splitmax import part_orbits, split_maximum_bound
@@ -17,10 +16,8 @@ LINE, PLANE = [0, 0, 0, 1], [0, 0, 0, 1, 1, 2, 3, 5, 8, 12]  # M_1(k), M_2(k)
 TABLE_3 = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12, 12, 13, 14, 16, 19, 23, 26, 30, 36, 41, 47, 54, 62, 71,
            81, 92, 104, 117]  # fmt: skip
 
-_PATH = Path(__file__).parents[1] / "src" / "setlab" / "proofcheck" / "split_check.py"
-_SPEC = importlib.util.spec_from_file_location("split_check", _PATH)
-split_check = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(split_check)  # standalone: loaded from its file, as the bundle runs it
+# loaded from its file, as the proof bundle runs it
+split_check = standalone.load(standalone.ROOT / "src" / "setlab" / "proofcheck" / "split_check.py")
 
 
 def exact_split_maxima(dimension: int) -> np.ndarray:

@@ -4,22 +4,17 @@ proven P = 4 table), and its boards recounted by a plain loop over triples."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
 from pathlib import Path
 
 import pytest
 
+import standalone
+
 pytest.importorskip("pysat")
 pytest.importorskip("pynauty")
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "two_sets_p5.py"
-_SPEC = importlib.util.spec_from_file_location("two_sets_p5", _PATH)
-assert _SPEC is not None and _SPEC.loader is not None
-two_sets = importlib.util.module_from_spec(_SPEC)
-sys.modules["two_sets_p5"] = two_sets
-_SPEC.loader.exec_module(two_sets)
+two_sets = standalone.load(standalone.ROOT / "benchmarks" / "two_sets_p5.py")
 
 
 def sets_by_hand(board: list[int], properties: int) -> int:
