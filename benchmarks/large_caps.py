@@ -60,8 +60,8 @@ def secant_incidence(cap: list[int], properties: int) -> tuple[np.ndarray, np.nd
 
 
 def surviving_secants_bound(cap: list[int], properties: int, t: int, j_max: int) -> list[int]:
-    """B(1..j_max): the fewest sets that c + j cards can hold when they keep all but r <= t cards
-    of ``cap`` (the module docstring's count; every R tried, no symmetry used).
+    """B(1..j_max): a lower bound on the sets of c + j cards that keep all but r <= t cards of
+    ``cap`` (the module docstring's count; every R tried, no symmetry used).
 
     Examples
     --------
@@ -130,8 +130,13 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         print("error: --properties, --assume and --up-to take whole numbers", file=sys.stderr)
         return 2
-    if properties not in (3, 4, 5) or not 1 <= j_max <= 40:
-        print("error: --properties is 3, 4 or 5 and --up-to in 1..40", file=sys.stderr)
+    if properties not in (3, 4, 5):
+        print("error: --properties is 3, 4 or 5", file=sys.stderr)
+        return 2
+    c = len(best_construction(properties))
+    most = min(40, 3**properties - c - 4)  # room for j + r cards off the cap, r <= 4
+    if not 1 <= j_max <= most:
+        print(f"error: --up-to is in 1..{most} for P = {properties}", file=sys.stderr)
         return 2
     if properties == 5 and assume is None:
         assume = 2
@@ -150,7 +155,6 @@ def main(argv: list[str] | None = None) -> int:
             source = "setlab's classification of caps"
         else:
             t, source = assume, "assumed (the literature; not checked by setlab)"
-        c = len(best_construction(properties))
         print(
             f"AG({properties},3): every cap of {c - t} cards or more lies in a largest cap "
             f"({source})"

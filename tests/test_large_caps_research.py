@@ -70,5 +70,6 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) ->
     assert large_caps.main(["--properties", "six"]) == 2
     assert large_caps.main(["--properties", "4", "--assume", "2"]) == 2
     assert large_caps.main(["--assume", "9"]) == 2
+    assert large_caps.main(["--properties", "3", "--up-to", "20"]) == 2  # 18 cards off the 9-cap
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 3 and all(line.startswith("error: ") for line in err)
+    assert len(err) == 4 and all(line.startswith("error: ") for line in err)
