@@ -354,7 +354,8 @@ def secants_through_each_card_off(vectors) -> Counter:
         tuple((-a - b) % 3 for a, b in zip(x, y, strict=True))
         for x, y in itertools.combinations(rows, 2)
     )
-    off = [c for c in itertools.product(range(3), repeat=len(rows[0])) if c not in set(rows)]
+    present = set(rows)
+    off = [c for c in itertools.product(range(3), repeat=len(rows[0])) if c not in present]
     return Counter(on[c] for c in off)
 
 
