@@ -44,8 +44,8 @@ from setlab.extremal.oneset import fibre_caps
 from setlab.geometry import indices_of, third_card_table
 
 
-def secant_incidence(cap: list[int], properties: int) -> tuple[np.ndarray, np.ndarray]:
-    """The cards off ``cap`` and, for each, which cards of the cap lie on its secants: a 0/1
+def secant_incidence(cap: list[int], properties: int) -> np.ndarray:
+    """For each card off ``cap`` (ascending), which cards of the cap lie on its secants: a 0/1
     matrix (off cards x cap), 2 s(y) ones in row y (its s(y) secants, two cards each)."""
     third = third_card_table(properties)
     inside = np.zeros(3**properties, dtype=bool)
@@ -56,7 +56,7 @@ def secant_incidence(cap: list[int], properties: int) -> tuple[np.ndarray, np.nd
     for (i, a), (k, b) in itertools.combinations(enumerate(cap), 2):
         y = row[int(third[a, b])]  # a cap holds no set: the third card of a secant is off it
         incidence[y, i] = incidence[y, k] = 1
-    return off, incidence
+    return incidence
 
 
 def surviving_secants_bound(cap: list[int], properties: int, t: int, j_max: int) -> list[int]:
@@ -69,18 +69,16 @@ def surviving_secants_bound(cap: list[int], properties: int, t: int, j_max: int)
     >>> surviving_secants_bound(nine, 3, 0, 4)  # 2 secants on every card off the 9-cap
     [2, 4, 6, 8]
     """
-    _, incidence = secant_incidence(cap, properties)
+    incidence = secant_incidence(cap, properties)
     secants = incidence.sum(axis=1) // 2
-    best = [np.inf] * j_max
+    best = np.full(j_max, np.iinfo(np.int64).max)
     for r in range(t + 1):
         for removed in itertools.combinations(range(len(cap)), r):
             # A card of R on one of y's secants kills that secant (two on the same one count
-            # twice here: a lower bound still).
-            surviving = np.sort(secants - incidence[:, list(removed)].sum(axis=1))
-            totals = np.cumsum(surviving)
-            for j in range(1, j_max + 1):
-                best[j - 1] = min(best[j - 1], int(totals[j + r - 1]))
-    return [int(b) for b in best]
+            # twice here: a lower bound still). Y takes the j + r cards with fewest left.
+            totals = np.cumsum(np.sort(secants - incidence[:, list(removed)].sum(axis=1)))
+            best = np.minimum(best, totals[r : r + j_max])
+    return best.tolist()
 
 
 def classified_depth(properties: int) -> int:

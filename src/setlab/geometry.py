@@ -276,7 +276,7 @@ def affine_frame(points: list[int], properties: int) -> list[int]:
 
     Examples
     --------
-    >>> affine_frame([0, 1, 2, 3, 4], 2)  # (0,0), (1,0); (2,0) is on their line; (0,1); full
+    >>> affine_frame([0, 1, 2, 3, 4], 2)  # (0,0), (0,1); (0,2) is on their line; (1,0); full
     [0, 1, 3]
     """
     vectors = digits(properties).astype(np.int64)
@@ -284,10 +284,10 @@ def affine_frame(points: list[int], properties: int) -> list[int]:
     for p in points:
         if len(frame) > properties:
             break
-        differences = [vectors[q] - vectors[frame[0]] for q in [*frame[1:], p]] if frame else []
-        if rank_mod3(np.array(differences).reshape(len(differences), properties)) == len(
-            differences
-        ):
+        # p is independent of the frame when the differences from its first point keep full rank.
+        differences = np.array([vectors[q] - vectors[frame[0]] for q in [*frame[1:], p]]
+                               if frame else [], dtype=np.int64).reshape(-1, properties)
+        if rank_mod3(differences) == len(differences):
             frame.append(p)
     return frame
 
