@@ -359,6 +359,18 @@ def secants_through_each_card_off(vectors) -> Counter:
     return Counter(on[c] for c in off)
 
 
+def largest_section(vectors) -> int:
+    """The most cards of ``vectors`` on one hyperplane f(x) = c (plain loops over the nonzero
+    forms f and their levels c)."""
+    rows = np.asarray(vectors).tolist()
+    best = 0
+    for form in itertools.product(range(3), repeat=len(rows[0])):
+        if any(form):
+            levels = Counter(sum(f * x for f, x in zip(form, row, strict=True)) % 3 for row in rows)
+            best = max(best, *levels.values())
+    return best
+
+
 def test_the_largest_caps_seen_from_outside():
     # The docs' argument for the minima past the largest cap (docs/maxsets.md, "What the
     # classification of large caps would give") rests on these counts. The 9-cap of AG(3,3):
@@ -369,6 +381,17 @@ def test_the_largest_caps_seen_from_outside():
     assert secants_through_each_card_off(bigcaps.best_construction(3)) == Counter({2: 18})
     assert secants_through_each_card_off(bigcaps.elliptic_quadric_cap()) == Counter({3: 60, 10: 1})
     assert secants_through_each_card_off(bigcaps.hill_affine_cap()) == Counter({5: 198})
+
+
+def test_a_complete_42_cap_outside_every_45_cap():
+    # No card off it lies on 0 secants, so no card can join it: it is complete, in no 43-cap and
+    # so in no 45-cap. Each card off it lies on 3 secants or more: four cards added to it make
+    # at least 12 sets (the docs' count for m(46) under Thackeray's classification).
+    cap = bigcaps.complete_42_cap()
+    assert cap.shape == (42, 5) and brute_is_cap(cap)
+    assert secants_through_each_card_off(cap) == Counter({3: 57, 4: 78, 5: 36, 6: 24, 8: 3, 10: 3})
+    # Its largest hyperplane sections hold 20 cards; the 45-cap's hold 9, 15 or 18.
+    assert largest_section(cap) == 20 and largest_section(bigcaps.hill_affine_cap()) == 18
 
 
 def test_find_set_in_locates_a_set_in_ten_dimensions():

@@ -32,6 +32,7 @@ from setlab.geometry import indices_of, third_cards
 __all__ = [
     "Priority",
     "best_construction",
+    "complete_42_cap",
     "elliptic_quadric_cap",
     "find_set_in",
     "greedy_cap",
@@ -282,6 +283,40 @@ def hill_affine_cap() -> np.ndarray:
             drop = int(np.flatnonzero(form)[0])
             return np.delete(scaled, drop, axis=1)
     raise AssertionError("Hill's cap has hyperplanes meeting it in 11 points")  # pragma: no cover
+
+
+# The cards of complete_42_cap as words x1 x2 x3 x4 x5: the hyperplane x5 = 0 holds the quadric
+# 20-cap of AG(4,3) (best_construction(4) with x5 = 0), x5 = 1 six cards, x5 = 2 sixteen.
+_COMPLETE_42 = """
+    00121 00222 01000 01202 02000 02012 02112 10000 10022 10122 10202 11101 11110 11120
+    11202 11210 11212 11220 12010 12020 12022 12100 12122 12200 12212 20000 20002 20021
+    20102 20221 21001 21010 21020 21100 21200 21201 21212 22110 22120 22210 22220 22222
+"""
+
+
+def complete_42_cap() -> np.ndarray:
+    """A complete 42-cap of AG(5,3): no card can join it, so it lies in no 45-cap.
+
+    Every card off it lies on at least 3 of its 861 secants, and one hyperplane meets it in a
+    20-cap (the 45-cap's hyperplanes meet it in 9, 15 or 18 points). Thackeray's
+    classification of the caps of 41 points or more names two kinds of 42-cap, the 45-cap minus
+    three points and one other; this is a cap of the other kind. It was found by CaDiCaL with
+    the quadric 20-cap of AG(4,3) fixed in the hyperplane x5 = 0 (19 s); its stabiliser in
+    AGL(5,3) has order 288, with orbits of 18 and 24 cards.
+
+    Examples
+    --------
+    >>> from setlab.extremal.caps.deck import free_cards
+    >>> cap = complete_42_cap()
+    >>> cap.shape, find_set_in(cap) is None, int(free_cards(indices_of(cap), 5).sum())
+    ((42, 5), True, 0)
+
+    References
+    ----------
+    H. R. Thackeray, "The cap set problem: up to dimension 7", arXiv:2206.09804 (2022),
+    Theorem 2.1, quoting his classification of the caps of AG(5,3) of 41 points or more.
+    """
+    return np.array([[int(d) for d in word] for word in _COMPLETE_42.split()], dtype=np.int64)
 
 
 def best_construction(properties: int) -> np.ndarray:
