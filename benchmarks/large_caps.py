@@ -21,12 +21,16 @@ What t is:
 - AG(5,3): the literature, not checked here. Edel, Ferret, Landjev and Storme (2002): the 45-cap
   is unique. Thackeray (arXiv:2206.09804, Theorem 2.1, quoting his classification of the caps of
   41 points or more): every cap of 43 points or more is a 45-cap minus at most two points, so
-  t = 2; with ``--assume 4`` the script shows what t = 4 would give (the 42- and 41-caps of his
-  other kinds set aside). The docs (docs/maxsets.md, "What the classification of large caps
-  would give") compare these with the proven table; setlab's table does not use them.
+  t = 2; a 42-cap is the 45-cap minus three points or of one other kind. setlab holds a
+  complete 42-cap (`bigcaps.complete_42_cap`), so a cap of that kind exists, and t = 4 is
+  false. ``--with-complete-42`` assumes the other kind is one class, this cap's: then caps of
+  42 cards are covered too (``implied_minima``'s ``others``). ``--assume 4`` still shows what
+  t = 4 would give. The docs (docs/maxsets.md, "What the classification of large caps would
+  give") compare these with the proven table; setlab's table does not use them.
 
     PYTHONPATH=src python benchmarks/large_caps.py                  # AG(5,3), t = 2 assumed
-    PYTHONPATH=src python benchmarks/large_caps.py --assume 4       # t = 4 assumed
+    PYTHONPATH=src python benchmarks/large_caps.py --with-complete-42  # and the 42-caps
+    PYTHONPATH=src python benchmarks/large_caps.py --assume 4       # t = 4 (false) assumed
     PYTHONPATH=src python benchmarks/large_caps.py --properties 4   # t from the classification
 """
 
@@ -38,7 +42,7 @@ import sys
 
 import numpy as np
 
-from setlab.extremal.bigcaps import best_construction
+from setlab.extremal.bigcaps import best_construction, complete_42_cap
 from setlab.extremal.caps.deck import free_cards
 from setlab.extremal.oneset import fibre_caps
 from setlab.geometry import indices_of, third_card_table
@@ -108,12 +112,33 @@ def classified_depth(properties: int) -> int:
     return t
 
 
-def implied_minima(properties: int, t: int, j_max: int) -> list[tuple[int, int, int]]:
-    """(n, B(j), the bound on m(n)) for n = c + 1 .. c + j_max, on setlab's largest cap."""
+def implied_minima(
+    properties: int, t: int, j_max: int, others: tuple[list[int], ...] = ()
+) -> list[tuple[int, int, int]]:
+    """(n, B(j), the bound on m(n)) for n = c + 1 .. c + j_max, on setlab's largest cap.
+
+    ``others``: complete caps of c - t - 1 cards, assumed to be, up to affine maps, every cap of
+    that size outside a largest cap. Then one level more is covered: S with j + t + 1 sets
+    leaves a cap of c - t - 1 cards or more, in a largest cap (B(j) with r <= t + 1) or a copy
+    of some X in ``others``, whose j + t + 1 cards off it lie on s_X(y) secants each.
+
+    Examples
+    --------
+    >>> [b for _, _, b in implied_minima(3, 0, 3)]
+    [2, 3, 4]
+    """
     cap = indices_of(best_construction(properties)).tolist()
     c = len(cap)
-    bounds = surviving_secants_bound(cap, properties, t, j_max)
-    return [(c + j, b, min(j + t + 1, b)) for j, b in enumerate(bounds, start=1)]
+    if not others:
+        bounds = surviving_secants_bound(cap, properties, t, j_max)
+        return [(c + j, b, min(j + t + 1, b)) for j, b in enumerate(bounds, start=1)]
+    if any(len(other) != c - t - 1 for other in others):
+        raise ValueError(f"the other caps hold c - t - 1 = {c - t - 1} cards")
+    bounds = np.array(surviving_secants_bound(cap, properties, t + 1, j_max))
+    for other in others:
+        secants = np.sort(secant_incidence(other, properties).sum(axis=1) // 2)
+        bounds = np.minimum(bounds, np.cumsum(secants)[t + 1 : t + 1 + j_max])
+    return [(c + j, int(b), min(j + t + 2, int(b))) for j, b in enumerate(bounds, start=1)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,6 +146,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--properties", default="5", help="P: 3, 4 or 5 (default 5)")
     parser.add_argument("--assume", help="t for P = 5 (default 2, Thackeray's caps of >= 43)")
     parser.add_argument("--up-to", default="16", help="j = 1..J (default 16)")
+    parser.add_argument(
+        "--with-complete-42",
+        action="store_true",
+        help="P = 5, t = 2: assume the 42-caps outside a 45-cap are copies of setlab's complete "
+        "42-cap (Thackeray's other kind, if it is one class)",
+    )
     args = parser.parse_args(argv)
     try:
         properties, j_max = int(args.properties), int(args.up_to)
@@ -147,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     if assume is not None and not 0 <= assume <= 4:
         print("error: --assume takes t in 0..4", file=sys.stderr)
         return 2
+    if args.with_complete_42 and assume != 2:
+        print("error: --with-complete-42 is for P = 5 with t = 2 (42 cards)", file=sys.stderr)
+        return 2
     try:
         if assume is None:
             t = classified_depth(properties)
@@ -157,8 +191,12 @@ def main(argv: list[str] | None = None) -> int:
             f"AG({properties},3): every cap of {c - t} cards or more lies in a largest cap "
             f"({source})"
         )
+        others: tuple[list[int], ...] = ()
+        if args.with_complete_42:
+            others = (indices_of(complete_42_cap()).tolist(),)
+            print("and every other 42-cap is a copy of setlab's complete 42-cap (assumed)")
         print(f"{'n':>4} {'B(j)':>6} {'m(n) >=':>8}")
-        for n, b, bound in implied_minima(properties, t, j_max):
+        for n, b, bound in implied_minima(properties, t, j_max, others):
             print(f"{n:>4} {b:>6} {bound:>8}")
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

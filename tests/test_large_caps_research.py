@@ -10,7 +10,8 @@ import pytest
 
 import standalone
 from seed_oracles import PAPER_TABLE_3
-from setlab.extremal.bigcaps import best_construction
+from setlab.extremal.bigcaps import best_construction, complete_42_cap
+from setlab.geometry import indices_of
 
 large_caps = standalone.load(standalone.ROOT / "benchmarks" / "large_caps.py")
 
@@ -53,9 +54,11 @@ def test_ag43_bounds_meet_witnesses_counted_by_hand() -> None:
 
 
 def test_ag53_what_the_literature_would_give_against_witnesses() -> None:
-    # Assumed (not checked here): caps of 43 cards or more lie in the 45-cap (t = 2), or of 41
-    # or more (t = 4). The bounds never pass the witnesses: the 45-cap plus a card (5 sets) and
-    # the 20-cap times a line minus 15 - j cards (j + 5 sets); with t = 4 they meet them.
+    # Assumed (not checked here): caps of 43 cards or more lie in the 45-cap (t = 2); then also
+    # that the 42-caps outside it are copies of setlab's complete 42-cap; or (false, that cap
+    # shows it) that caps of 41 or more lie in the 45-cap (t = 4). The bounds never pass the
+    # witnesses: the 45-cap plus a card (5 sets) and the 20-cap times a line minus 15 - j cards
+    # (j + 5 sets); with the complete 42-cap they meet m(46) = 5, with t = 4 every witness.
     twenty = best_construction(4)
     hill = [tuple(c) for c in best_construction(5).tolist()]
     off = next(c for c in itertools.product(range(3), repeat=5) if c not in set(hill))
@@ -63,6 +66,9 @@ def test_ag53_what_the_literature_would_give_against_witnesses() -> None:
     witnesses |= {45 + j: sets_by_hand(cap_times_line_minus(twenty, 15 - j)) for j in range(2, 16)}
     assert witnesses == {46: 5} | {45 + j: j + 5 for j in range(2, 16)}
     assert [b for _, _, b in large_caps.implied_minima(5, 2, 15)] == [j + 3 for j in range(1, 16)]
+    other = indices_of(complete_42_cap()).tolist()
+    with_42 = [b for _, _, b in large_caps.implied_minima(5, 2, 15, (other,))]
+    assert with_42 == [j + 4 for j in range(1, 16)] and with_42[0] == witnesses[46]
     assert [b for _, _, b in large_caps.implied_minima(5, 4, 15)] == list(witnesses.values())
 
 
@@ -71,5 +77,6 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) ->
     assert large_caps.main(["--properties", "4", "--assume", "2"]) == 2
     assert large_caps.main(["--assume", "9"]) == 2
     assert large_caps.main(["--properties", "3", "--up-to", "20"]) == 2  # 18 cards off the 9-cap
+    assert large_caps.main(["--assume", "3", "--with-complete-42"]) == 2  # its caps hold 42
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 4 and all(line.startswith("error: ") for line in err)
+    assert len(err) == 5 and all(line.startswith("error: ") for line in err)
