@@ -298,9 +298,10 @@ def complete_42_cap() -> np.ndarray:
     """A complete 42-cap of AG(5,3): no card can join it, so it lies in no 45-cap.
 
     Every card off it lies on at least 3 of its 861 secants, and one hyperplane meets it in a
-    20-cap (the 45-cap's hyperplanes meet it in 9, 15 or 18 points). Thackeray's
+    20-cap (Hill's 45-cap meets every hyperplane in 9, 15 or 18 points). Thackeray's
     classification of the caps of 41 points or more names two kinds of 42-cap, the 45-cap minus
-    three points and one other; this is a cap of the other kind. It was found by CaDiCaL with
+    three points and one other; lying in no 45-cap, this one is of the other kind (the
+    classification is quoted, not checked by setlab). It was found by CaDiCaL with
     the quadric 20-cap of AG(4,3) fixed in the hyperplane x5 = 0 (19 s); its stabiliser in
     AGL(5,3) has order 288, with orbits of 18 and 24 cards.
 
