@@ -303,7 +303,9 @@ def complete_42_cap() -> np.ndarray:
     three points and one other; lying in no 45-cap, this one is of the other kind (the
     classification is quoted, not checked by setlab). It was found by CaDiCaL with
     the quadric 20-cap of AG(4,3) fixed in the hyperplane x5 = 0 (19 s); its stabiliser in
-    AGL(5,3) has order 288, with orbits of 18 and 24 cards.
+    AGL(5,3) has order 288, with orbits of 18 and 24 cards. It lies on exactly one quadric,
+    x1 x2 + x3^2 + x4^2 + x5 (x1 + x2 + x3 + x4 + 1) = 0, of 81 cards; at x5 = 0 that is the
+    cone whose vertex 0 is all the 20-cap lacks.
 
     Examples
     --------
