@@ -390,7 +390,7 @@ def test_a_complete_42_cap_outside_every_45_cap():
     cap = bigcaps.complete_42_cap()
     assert cap.shape == (42, 5) and brute_is_cap(cap)
     assert secants_through_each_card_off(cap) == Counter({3: 57, 4: 78, 5: 36, 6: 24, 8: 3, 10: 3})
-    # Its largest hyperplane sections hold 20 cards; the 45-cap's hold 9, 15 or 18.
+    # Its largest hyperplane sections hold 20 cards; Hill's 45-cap's hold 18 at most.
     assert largest_section(cap) == 20 and largest_section(bigcaps.hill_affine_cap()) == 18
 
     # It lies on the quadric q = 0 (81 cards), which at x5 = 0 is the 20-cap and its vertex.
@@ -399,13 +399,12 @@ def test_a_complete_42_cap_outside_every_45_cap():
 
     quadric = [x for x in itertools.product(range(3), repeat=5) if q(*x) == 0]
     assert len(quadric) == 81 and all(q(*x) == 0 for x in cap.tolist())
-    # and on no other: its 42 rows of the 21 monomials of degree <= 2 have rank 20
+    at_zero = {tuple(x) for x in cap.tolist() if x[4] == 0} | {(0, 0, 0, 0, 0)}
+    assert {x for x in quadric if x[4] == 0} == at_zero
+    # And on no other: its 42 rows of the 21 monomials of degree <= 2 have rank 20.
     monomials = [(i, j) for i in range(6) for j in range(i, 6)]  # x0 = 1
     rows = [[(1, *x)[i] * (1, *x)[j] % 3 for i, j in monomials] for x in cap.tolist()]
     assert rank_mod3(np.array(rows)) == 20
-    assert {x for x in quadric if x[4] == 0} == {tuple(x) for x in cap.tolist() if x[4] == 0} | {
-        (0, 0, 0, 0, 0)
-    }
 
 
 def test_find_set_in_locates_a_set_in_ten_dimensions():

@@ -77,6 +77,6 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) ->
     assert large_caps.main(["--properties", "4", "--assume", "2"]) == 2
     assert large_caps.main(["--assume", "9"]) == 2
     assert large_caps.main(["--properties", "3", "--up-to", "20"]) == 2  # 18 cards off the 9-cap
-    assert large_caps.main(["--assume", "3", "--with-complete-42"]) == 2  # its caps hold 42
+    assert large_caps.main(["--assume", "3", "--with-complete-42"]) == 2  # t = 2 only
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 5 and all(line.startswith("error: ") for line in err)
