@@ -51,15 +51,16 @@ from setlab.geometry import indices_of, third_card_table
 def secant_incidence(cap: list[int], properties: int) -> np.ndarray:
     """For each card off ``cap`` (ascending), which cards of the cap lie on its secants: a 0/1
     matrix (off cards x cap), 2 s(y) ones in row y (its s(y) secants, two cards each)."""
-    third = third_card_table(properties)
     inside = np.zeros(3**properties, dtype=bool)
     inside[cap] = True
     off = np.flatnonzero(~inside)
-    row = {int(y): i for i, y in enumerate(off)}
+    row = np.full(3**properties, -1)
+    row[off] = np.arange(len(off))
+    i, k = np.triu_indices(len(cap), 1)  # every secant {cap[i], cap[k]}
+    # a cap holds no set: the third card of a secant is off it
+    y = row[third_card_table(properties)[np.asarray(cap)[i], np.asarray(cap)[k]]]
     incidence = np.zeros((len(off), len(cap)), dtype=np.int64)
-    for (i, a), (k, b) in itertools.combinations(enumerate(cap), 2):
-        y = row[int(third[a, b])]  # a cap holds no set: the third card of a secant is off it
-        incidence[y, i] = incidence[y, k] = 1
+    incidence[y, i] = incidence[y, k] = 1
     return incidence
 
 

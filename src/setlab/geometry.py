@@ -284,9 +284,9 @@ def affine_frame(points: list[int], properties: int) -> list[int]:
     for p in points:
         if len(frame) > properties:
             break
-        # p is independent of the frame when the differences from its first point keep full rank.
-        differences = np.array([vectors[q] - vectors[frame[0]] for q in [*frame[1:], p]]
-                               if frame else [], dtype=np.int64).reshape(-1, properties)
+        # p is independent of the frame when the differences from its first point keep full rank
+        # (the first point is a frame of its own).
+        differences = vectors[[*frame[1:], p]] - vectors[frame[0]] if frame else vectors[[]]
         if rank_mod3(differences) == len(differences):
             frame.append(p)
     return frame
