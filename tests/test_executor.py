@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import process
 
 import pytest
 
@@ -18,6 +20,14 @@ def test_pool_results_match_serial_results(tmp_path):
     serial = run_tasks("fact-serial", tasks, math.factorial, workers=1)
     pooled = run_tasks("fact-pool", tasks, math.factorial, workers=2)
     assert serial == pooled == {str(n): math.factorial(n) for n in range(12)}
+
+
+def test_a_finished_pool_job_leaves_no_pool_thread_running():
+    # The pool's manager thread, left running after the job, raced the interpreter's exit and
+    # printed "Exception ignored ... Bad file descriptor" after some finished research runs.
+    assert run_tasks("fact-pool", {str(n): (n,) for n in range(12)}, math.factorial, workers=2)
+    managers = [t for t in threading.enumerate() if isinstance(t, process._ExecutorManagerThread)]
+    assert managers == []
 
 
 def test_finished_tasks_are_not_run_again(tmp_path):

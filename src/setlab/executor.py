@@ -368,10 +368,14 @@ def run_tasks(
             except BaseException:  # Ctrl-C or a failed task: the running tasks are abandoned
                 if executor is None:
                     _stop_workers(pool)
-                raise
-            finally:
-                if executor is None:
                     pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            if executor is None:
+                # Every task is done: join the workers and the pool's manager thread now. Left
+                # to run (wait=False), that thread may close its wake-up pipe while the
+                # interpreter's exit writes to it, and Python 3.11 prints "Exception ignored
+                # ... Bad file descriptor" after a finished job.
+                pool.shutdown(wait=True)
     finally:
         bar.close()
     return {key: done[key] for key in tasks}
