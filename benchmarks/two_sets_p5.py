@@ -43,8 +43,12 @@ fibres whose labels are already fixed (a label shear that keeps theirs moves it 
     PYTHONPATH=src python benchmarks/two_sets_p5.py --k 8 --every 100  # a sample of k = 8
     PYTHONPATH=src python benchmarks/two_sets_p5.py --properties 4 --cards 21  # AG(4,3): none
     PYTHONPATH=src python benchmarks/two_sets_p5.py --store two_sets.sqlite    # resumable
+    PYTHONPATH=src python benchmarks/two_sets_p5.py --scheduler tcp://HOST:8786  # on Dask
 
-With ``--store`` every verdict is committed to an SQLite file as it comes in; run again with
+The cases are tasks of setlab's executor (`setlab.executor.run_tasks`): on ``--workers`` local
+processes, or on the Dask cluster of ``--scheduler`` (default ``$SETLAB_SCHEDULER``; its workers
+need setlab and PySAT installed, and receive this script's functions by value). With
+``--store`` every verdict is a checkpoint of that results store as it comes in; run again with
 the same store, the cases already decided (the same CNF options) are not redone, and the table
 counts them too. Ctrl-C loses only the cases being solved.
 
@@ -56,24 +60,23 @@ all 29,719 cases refuted, 219.8 M conflicts, 16,189 s of CPU and 8,168 s of wall
 from __future__ import annotations
 
 import argparse
-import functools
 import itertools
-import os
 import resource
-import sqlite3
 import sys
 import time
 from collections import Counter
-from multiprocessing import Pool
 
 import numpy as np
 from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
+from setlab.errors import SetlabError
+from setlab.executor import check_scheduler, connect, default_scheduler, run_tasks
 from setlab.extremal.caps.deck import free_cards
 from setlab.extremal.oneset import fibre_caps
 from setlab.find import count_sets
 from setlab.geometry import affine_frame, flats, lines, third_card_table
+from setlab.store import Store
 from setlab.symmetry import affine_incidence, point_orbits
 
 
@@ -121,12 +124,6 @@ class Space:
     def frame(self, points: list[int]) -> list[int]:
         """The first affinely independent points of ``points``, in order."""
         return affine_frame(points, self.dimension)
-
-
-@functools.cache
-def space_of(properties: int) -> Space:
-    """One Space per process (a worker decides many cases)."""
-    return Space(properties)
 
 
 def row_bound(space: Space, flat: set[int], full: list[int]) -> int:
@@ -314,10 +311,14 @@ def cases(
 
 
 def decide(task: tuple) -> tuple:
-    """One case: (shape, k, verdict, conflicts, splits, seconds, board or None)."""
+    """One case: (shape, k, verdict, conflicts, splits, seconds, board or None).
+
+    Its Space is built here (30 ms at P = 5; the tables it reads are cached by setlab): Dask
+    sends this script's functions by value, so a cache of the script's own would not last.
+    """
     properties, cards, shape, cap, full, rows, split, budget = task
     start = time.perf_counter()
-    case = Case(space_of(properties), cap, full, cards, rows)
+    case = Case(Space(properties), cap, full, cards, rows)
     splits = 0
     with Solver(name="cadical195", bootstrap_with=case.cnf.clauses) as solver:
         if split:
@@ -332,50 +333,11 @@ def decide(task: tuple) -> tuple:
     return shape, len(case.doubles), cap, full, verdict, conflicts, splits, seconds, board
 
 
-class Store:
-    """The verdicts by case in an SQLite file (``:memory:`` without ``--store``), one row per
-    case and CNF options, committed as each comes in: a run resumes where one stopped."""
-
-    COLUMNS = ("properties INTEGER, cards INTEGER, shape TEXT, cap TEXT, full TEXT, rows INTEGER,"
-               " split INTEGER, budget INTEGER, k INTEGER, verdict TEXT, conflicts INTEGER,"
-               " splits INTEGER, seconds REAL, board TEXT")
-    KEY = "properties, cards, shape, cap, full, rows, split, budget"
-
-    def __init__(self, path: str) -> None:
-        self.db = sqlite3.connect(path)
-        self.db.execute(f"CREATE TABLE IF NOT EXISTS verdicts ({self.COLUMNS}, "
-                        f"PRIMARY KEY ({self.KEY}))")
-        self.db.commit()
-
-    @staticmethod
-    def key(task: tuple) -> tuple:
-        properties, cards, shape, cap, full, rows, split, budget = task
-        return (properties, cards, shape, ",".join(map(str, cap)), ",".join(map(str, full)),
-                int(rows), int(split), budget if split else 0)
-
-    def get(self, task: tuple) -> tuple | None:
-        """The result ``decide`` gave for ``task`` in an earlier run, or None."""
-        where = " AND ".join(f"{c} = ?" for c in self.KEY.split(", "))
-        row = self.db.execute("SELECT k, verdict, conflicts, splits, seconds, board FROM "
-                              f"verdicts WHERE {where}", self.key(task)).fetchone()
-        if row is None:
-            return None
-        k, verdict, conflicts, splits, seconds, board = row
-        board = [int(c) for c in board.split(",")] if board else None
-        return task[2], k, task[3], task[4], verdict, conflicts, splits, seconds, board
-
-    def put(self, task: tuple, result: tuple) -> None:
-        _, k, _, _, verdict, conflicts, splits, seconds, board = result
-        board = ",".join(map(str, board)) if board is not None else None
-        self.db.execute("INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                        " ?, ?, ?)", (*self.key(task), k, verdict, conflicts, splits, seconds,
-                                      board))
-        self.db.commit()
-
-
-def decide_task(task: tuple) -> tuple[tuple, tuple]:
-    """``decide`` with its task, for a pool that hands results back as they finish."""
-    return task, decide(task)
+def job_name(args: argparse.Namespace) -> str:
+    """The checkpoint job of a run: every option that changes a case's CNF or its split."""
+    rows = "no-rows" if args.no_rows else "rows"
+    return (f"two-sets:P{args.properties}:n{args.cards}:{rows}:split-below{args.split_below}"
+            f":budget{args.budget}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -389,9 +351,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="split the crossing cases with fewer doubles (default 6)")
     parser.add_argument("--budget", type=int, default=5000, help="conflicts at the split's root")
     parser.add_argument("--no-rows", action="store_true", help="leave out the counting rows")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="local processes (default 2)")
     parser.add_argument("--store", default=":memory:",
-                        help="an SQLite file that keeps every verdict; a rerun resumes")
+                        help="a results store (SQLite) that keeps every verdict; a rerun resumes")
+    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                        help="decide the cases on the Dask cluster of this scheduler, "
+                             "tcp://HOST:PORT (default $SETLAB_SCHEDULER; none: this machine)")
     args = parser.parse_args(argv)
     if args.properties not in (3, 4, 5) or not 0 < args.cards <= 3**args.properties:
         print("error: --properties is 3, 4 or 5 and --cards in 1..3^P", file=sys.stderr)
@@ -406,63 +371,59 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     shapes = {"crossing", "parallel"} if args.shape == "both" else {args.shape}
     try:
+        args.scheduler = (default_scheduler() if args.scheduler is None
+                          else args.scheduler and check_scheduler(args.scheduler)) or ""
+        if args.scheduler:
+            connect(args.scheduler)  # an unreachable cluster is refused before any work
         store = Store(args.store)
-    except sqlite3.Error as exc:
-        print(f"error: --store {args.store}: {exc}", file=sys.stderr)
-        return 2
-    try:
         return run(args, only, shapes, store)
+    except SetlabError as error:  # a bad store or scheduler address, an unreachable cluster
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
 
 
 def run(args: argparse.Namespace, only: set[int] | None, shapes: set[str], store: Store) -> int:
-    """List the cases, decide those ``store`` lacks on ``args.workers`` processes, print the
-    table of all of them."""
+    """List the cases, decide those ``store`` lacks (on ``args.workers`` processes, or on the
+    Dask cluster of ``args.scheduler``), print the table of all of them."""
     start = time.perf_counter()
     space = Space(args.properties)
     todo = [c for c in cases(space, args.cards, shapes)
             if only is None or len(c[1]) - len(c[2]) in only][:: args.every]
     print(f"AG({args.properties},3), n = {args.cards}: {len(todo)} cases "
           f"(listed in {time.perf_counter() - start:.1f} s)", flush=True)
-    tasks = [(args.properties, args.cards, shape, cap, full, not args.no_rows,
-              shape == "crossing" and len(cap) - 1 < args.split_below, args.budget)
-             for shape, cap, full in todo]
+    tasks = {
+        f"{shape}:{','.join(map(str, cap))}:{','.join(map(str, full))}": ((
+            args.properties, args.cards, shape, cap, full, not args.no_rows,
+            shape == "crossing" and len(cap) - 1 < args.split_below, args.budget),)
+        for shape, cap, full in todo
+    }
+    job = job_name(args)
+    earlier = len(store.finished_tasks(job).keys() & tasks.keys())
+    if earlier:
+        print(f"  {earlier} cases decided in an earlier run ({args.store}), "
+              f"{len(tasks) - earlier} to go", flush=True)
+    started = time.perf_counter()
+    results = run_tasks(job, tasks, decide, store, workers=args.workers,
+                        scheduler=args.scheduler, description="two-set cases",
+                        summary=lambda done: f"{sum(r[4] == 'UNSAT' for r in done.values())} "
+                                             "refuted")
     table: dict[tuple[str, int], Counter] = {}
     worst: dict[tuple[str, int], tuple[int, float]] = {}
     found = []
-    known = [store.get(task) for task in tasks]
-    fresh = [task for task, result in zip(tasks, known, strict=True) if result is None]
-    if len(fresh) < len(tasks):
-        print(f"  {len(tasks) - len(fresh)} cases decided in an earlier run ({args.store}), "
-              f"{len(fresh)} to go", flush=True)
-
-    def decided(pool: Pool):  # the earlier verdicts, then the new ones as they finish
-        yield from ((result, False) for result in known if result is not None)
-        for task, result in pool.imap_unordered(decide_task, fresh, chunksize=1):
-            store.put(task, result)
-            yield result, True
-
-    # The workers leave the terminal's process group, so Ctrl-C reaches the parent alone (the
-    # solver would catch it in a worker); leaving the pool terminates them.
-    with Pool(args.workers, initializer=os.setpgrp) as pool:
-        for done, (result, new) in enumerate(decided(pool), 1):
-            shape, k, cap, full, verdict, conflicts, splits, seconds, board = result
-            row = table.setdefault((shape, k), Counter())
-            row[verdict] += 1
-            row["conflicts"] += conflicts
-            row["splits"] += splits
-            row["seconds"] += seconds
-            worst[shape, k] = max(worst.get((shape, k), (0, 0.0)), (conflicts, seconds))
-            if board is not None:
-                found.append(board)
-                print(f"  {shape} k={k} {cap} {full}: {len(board)} cards, "
-                      f"{count_sets(board, args.properties)} sets", flush=True)
-            if (new and seconds > 60) or done % 500 == 0 or done == len(tasks):
-                print(f"  {done}/{len(tasks)} cases, {time.perf_counter() - start:.0f} s "
-                      f"(last: {shape} k={k} {verdict}, {conflicts} conflicts, "
-                      f"{seconds:.0f} s)", flush=True)
+    for shape, k, cap, full, verdict, conflicts, splits, seconds, board in results.values():
+        row = table.setdefault((shape, k), Counter())
+        row[verdict] += 1
+        row["conflicts"] += conflicts
+        row["splits"] += splits
+        row["seconds"] += seconds
+        worst[shape, k] = max(worst.get((shape, k), (0, 0.0)), (conflicts, seconds))
+        if board is not None:
+            found.append(board)
+            print(f"  {shape} k={k} {cap} {full}: {len(board)} cards, "
+                  f"{count_sets(board, args.properties)} sets", flush=True)
     print(f"{'shape':>9} {'k':>3} {'cases':>6} {'refuted':>8} {'conflicts':>11} {'splits':>7} "
           f"{'CPU s':>8} {'hardest (conflicts, s)':>24}")
     for (shape, k), row in sorted(table.items()):
@@ -473,10 +434,10 @@ def run(args: argparse.Namespace, only: set[int] | None, shapes: set[str], store
     refuted = sum(row["UNSAT"] for row in table.values())
     peak = max(resource.getrusage(who).ru_maxrss for who in
                (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024
+    where = f"the cluster at {args.scheduler}" if args.scheduler else f"{args.workers} workers"
     print(f"{refuted} of {len(tasks)} cases refuted, {len(found)} boards found; "
-          f"{time.perf_counter() - start:.0f} s wall for the {len(fresh)} decided in this run "
-          f"on {args.workers} workers, "
-          f"peak {peak:.0f} MiB (one process)")
+          f"{time.perf_counter() - started:.0f} s wall for the {len(tasks) - earlier} decided "
+          f"in this run on {where}, peak {peak:.0f} MiB (one process)")
     print("These are CaDiCaL's verdicts, not certificates: nothing here is proven.")
     return 0
 

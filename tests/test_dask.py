@@ -361,6 +361,28 @@ def test_the_splits_run_on_the_cluster(cluster, tmp_path):
     assert sum(t["key"].startswith("setlab:split_task:") for t in stream.data) == 3
 
 
+def test_the_two_set_research_split_runs_on_the_cluster(cluster, tmp_path):
+    """``benchmarks/two_sets_p5.py`` on the cluster, as a user runs it: its functions travel by
+    value to the workers, and the verdicts are the local run's (AG(4,3), 21 cards: m_4(21) = 3,
+    so every case is refuted)."""
+    cluster.wait_for(cluster.client, 2)
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "two_sets_p5.py"
+    script = [sys.executable, str(path), "--properties", "4", "--cards", "21"]
+    env = {**_environment(), "SETLAB_SCHEDULER": ""}
+    local = subprocess.run(script, capture_output=True, text=True, env=env, timeout=300)
+    with distributed.get_task_stream(client=cluster.client) as stream:
+        remote = subprocess.run([*script, "--scheduler", cluster.address], capture_output=True,
+                                text=True, env=env, timeout=300)
+    assert local.returncode == remote.returncode == 0, remote.stderr
+    assert "Traceback" not in local.stderr + remote.stderr
+    verdicts = [line.split()[:4] for line in local.stdout.splitlines() if "cases refuted" in line]
+    assert verdicts == [["7", "of", "7", "cases"]]
+    assert [line.split()[:4] for line in remote.stdout.splitlines()
+            if "cases refuted" in line] == verdicts
+    assert f"on the cluster at {cluster.address}" in remote.stdout
+    assert sum(t["key"].startswith("setlab:decide:two-sets:P4:n21") for t in stream.data) == 7
+
+
 def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, capsys):
     address = f"tcp://127.0.0.1:{_free_port()}"  # nothing listens there
     env = {**_environment(), "SETLAB_STORE": str(tmp_path / "s.sqlite")}

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 import standalone
+from setlab.store import Store
 
 pytest.importorskip("pysat")
 pytest.importorskip("pynauty")
@@ -29,7 +31,7 @@ def sets_by_hand(board: list[int], properties: int) -> int:
 
 
 def verdicts(properties: int, cards: int, split: bool) -> list[tuple]:
-    space = two_sets.space_of(properties)
+    space = two_sets.Space(properties)
     return [
         two_sets.decide((properties, cards, shape, cap, full, True,
                          split and shape == "crossing", 1))
@@ -59,14 +61,18 @@ def test_20_cards_of_ag43_and_10_of_ag33_with_two_sets_are_found_and_recounted()
 
 def test_no_case_of_11_cards_of_ag33() -> None:
     # m_3(11) = 3: no room for the singles in any case.
-    assert two_sets.cases(two_sets.space_of(3), 11, {"crossing", "parallel"}) == []
+    assert two_sets.cases(two_sets.Space(3), 11, {"crossing", "parallel"}) == []
 
 
-def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_input_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert two_sets.main(["--properties", "6"]) == 2
     assert two_sets.main(["--k", "six"]) == 2
+    assert two_sets.main(["--scheduler", "http://node7"]) == 2
+    assert two_sets.main(["--store", str(tmp_path)]) == 2  # a directory, not a store
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 2 and all(line.startswith("error: ") for line in err)
+    assert len(err) == 4 and all(line.startswith("error: ") for line in err)
 
 
 def test_a_stored_run_resumes_without_redoing_a_case(
@@ -78,8 +84,10 @@ def test_a_stored_run_resumes_without_redoing_a_case(
     argv = ["--properties", "4", "--cards", "21", "--workers", "1", "--store", store]
     assert two_sets.main(argv) == 0
     first = capsys.readouterr().out
-    stored = two_sets.Store(store).db.execute("SELECT verdict FROM verdicts").fetchall()
-    assert stored and {v for (v,) in stored} == {"UNSAT"}
+    job = two_sets.job_name(SimpleNamespace(properties=4, cards=21, no_rows=False,
+                                            split_below=6, budget=5000))
+    stored = Store(store).finished_tasks(job)  # setlab.executor.run_tasks's checkpoints
+    assert stored and {payload[4] for payload in stored.values()} == {"UNSAT"}
     assert two_sets.main(argv) == 0
     second = capsys.readouterr().out
     assert f"{len(stored)} cases decided in an earlier run" in second
