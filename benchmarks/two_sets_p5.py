@@ -407,9 +407,7 @@ def run(args: argparse.Namespace, only: set[int] | None, shapes: set[str], store
               f"{len(tasks) - earlier} to go", flush=True)
     started = time.perf_counter()
     results = run_tasks(job, tasks, decide, store, workers=args.workers,
-                        scheduler=args.scheduler, description="two-set cases",
-                        summary=lambda done: f"{sum(r[4] == 'UNSAT' for r in done.values())} "
-                                             "refuted")
+                        scheduler=args.scheduler, description="two-set cases")
     table: dict[tuple[str, int], Counter] = {}
     worst: dict[tuple[str, int], tuple[int, float]] = {}
     found = []
