@@ -21,23 +21,26 @@ HiGHS (scipy milp) reports the integer optimum of L. Three variants:
 
     PYTHONPATH=src python benchmarks/p5_bound_experiments.py STORE [n ...]   (default 140)
 
-STORE holds the proven P = 4 maxima (it is opened read-only). Measured numbers: docs/maxsets.md.
+STORE holds the proven P = 4 maxima and the P = 3 table (read through `setlab.store.Store`).
+Measured numbers: docs/maxsets.md.
 """
 
 from __future__ import annotations
 
 import itertools
 import resource
-import sqlite3
 import sys
 import time
 from math import comb
+from pathlib import Path
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 
+from setlab.errors import SetlabError
 from setlab.extremal.bounds import slice_program
 from setlab.extremal.identities import degree_bound
+from setlab.store import Store
 
 M2 = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12]
 m2 = [0, 0, 0, 0, 0, 1, 2, 4, 8, 12]
@@ -179,13 +182,34 @@ def add_closure(program: Program, thetas: list[int], closed: list[int]) -> None:
         program.add({**{i: -1.0 for i in d_only}, escape: 1}, None, 0)
 
 
-def main() -> None:
-    store, cards = sys.argv[1], [int(a) for a in sys.argv[2:]] or [140]
-    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
-    rows = db.execute("SELECT properties, cards, value, bound, problem FROM results").fetchall()
-    known4 = {c: b for p, c, v, b, q in rows if p == 4 and q == "maxsets" and v == b}
-    most3 = [b for p, c, v, b, q in sorted(rows, key=lambda r: r[1]) if p == 3 and q == "maxsets"]
-    least3 = [b for p, c, v, b, q in sorted(rows, key=lambda r: r[1]) if p == 3 and q == "minsets"]
+def proven_table(store: Store, problem: str, properties: int) -> dict[int, int]:
+    """The proven values of ``problem`` for P = ``properties`` in ``store``, by n."""
+    return {r.cards: r.bound for r in store.results(problem, properties)
+            if r.proven and not r.params}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        path, cards = Path(argv[0]), [int(a) for a in argv[1:]] or [140]
+    except (IndexError, ValueError):
+        print("error: usage: p5_bound_experiments.py STORE [n ...]", file=sys.stderr)
+        return 2
+    if not path.is_file():
+        print(f"error: no results store at {path}", file=sys.stderr)
+        return 2
+    try:
+        with Store(path) as store:
+            known4 = proven_table(store, "maxsets", 4)
+            most3, least3 = (proven_table(store, problem, 3) for problem in ("maxsets", "minsets"))
+    except SetlabError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if any(n not in table for table in (most3, least3) for n in range(28)):
+        print(f"error: {path} lacks the proven P = 3 table (setlab maxsets -p 3 --table)",
+              file=sys.stderr)
+        return 2
+    most3, least3 = ([table[n] for n in range(28)] for table in (most3, least3))
     began = time.perf_counter()
     closed = [k for k in closed_sizes(9) if k > 0]
     print(f"secant-closed sets of <= 9 points in PG(4,3): sizes {closed} "
@@ -202,7 +226,8 @@ def main() -> None:
             value = program.optimum()
             print(f"n={n} {label}: integer optimum {value} ({time.perf_counter() - began:.1f} s)")
     print(f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
