@@ -71,7 +71,13 @@ from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
 from setlab.errors import SetlabError
-from setlab.executor import check_scheduler, connect, default_scheduler, run_tasks
+from setlab.executor import (
+    check_scheduler,
+    connect,
+    default_scheduler,
+    default_workers,
+    run_tasks,
+)
 from setlab.extremal.caps.deck import free_cards
 from setlab.extremal.oneset import fibre_caps
 from setlab.find import count_sets
@@ -351,7 +357,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="split the crossing cases with fewer doubles (default 6)")
     parser.add_argument("--budget", type=int, default=5000, help="conflicts at the split's root")
     parser.add_argument("--no-rows", action="store_true", help="leave out the counting rows")
-    parser.add_argument("--workers", type=int, default=2, help="local processes (default 2)")
+    parser.add_argument("--workers", type=int,
+                        help="local processes (default $SETLAB_WORKERS, else the usable cores)")
     parser.add_argument("--store", default=":memory:",
                         help="a results store (SQLite) that keeps every verdict; a rerun resumes")
     parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
@@ -361,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.properties not in (3, 4, 5) or not 0 < args.cards <= 3**args.properties:
         print("error: --properties is 3, 4 or 5 and --cards in 1..3^P", file=sys.stderr)
         return 2
-    if args.every < 1 or args.workers < 1 or args.budget < 1:
+    if args.every < 1 or (args.workers is not None and args.workers < 1) or args.budget < 1:
         print("error: --every, --workers and --budget are positive", file=sys.stderr)
         return 2
     try:
@@ -375,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
                           else args.scheduler and check_scheduler(args.scheduler)) or ""
         if args.scheduler:
             connect(args.scheduler)  # an unreachable cluster is refused before any work
+        args.workers = args.workers or default_workers()
         store = Store(args.store)
         return run(args, only, shapes, store)
     except SetlabError as error:  # a bad store or scheduler address, an unreachable cluster
