@@ -205,10 +205,11 @@ def main(argv: list[str] | None = None) -> int:
     except SetlabError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    if any(n not in table for table in (most3, least3) for n in range(28)):
-        print(f"error: {path} lacks the proven P = 3 table (setlab maxsets -p 3 --table)",
-              file=sys.stderr)
-        return 2
+    for properties, tables in ((3, (most3, least3)), (4, (known4,))):
+        if any(n not in table for table in tables for n in range(3**properties + 1)):
+            print(f"error: {path} lacks the proven P = {properties} table "
+                  f"(setlab maxsets -p {properties} --table)", file=sys.stderr)
+            return 2
     most3, least3 = ([table[n] for n in range(28)] for table in (most3, least3))
     began = time.perf_counter()
     closed = [k for k in closed_sizes(9) if k > 0]

@@ -29,7 +29,7 @@ def test_bad_input_is_one_line_and_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     partial = tmp_path / "partial.sqlite"
-    with Store(partial) as store:  # no P = 3 table in it
+    with Store(partial) as store:  # no P = 3 table in it, nor a whole P = 4 table
         store.record_witness("maxsets", 4, 3, "max", 1, [0, 1, 2], "test")
     assert experiments.main([]) == 2
     assert experiments.main([str(tmp_path / "missing.sqlite")]) == 2
