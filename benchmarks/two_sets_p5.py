@@ -317,7 +317,8 @@ def cases(
 
 
 def decide(task: tuple) -> tuple:
-    """One case: (shape, k, verdict, conflicts, splits, seconds, board or None).
+    """One case: (shape, k, K, its full fibres, verdict, conflicts, splits, seconds, board or
+    None).
 
     Its Space is built here (30 ms at P = 5; the tables it reads are cached by setlab): Dask
     sends this script's functions by value, so a cache of the script's own would not last.
