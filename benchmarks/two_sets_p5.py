@@ -62,6 +62,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import resource
+import sqlite3
 import sys
 import time
 from collections import Counter
@@ -388,6 +389,9 @@ def main(argv: list[str] | None = None) -> int:
         return run(args, only, shapes, store)
     except SetlabError as error:  # a bad store or scheduler address, an unreachable cluster
         print(f"error: {error}", file=sys.stderr)
+        return 2
+    except sqlite3.Error as error:  # a store that became read-only or locked mid-run, as the CLI
+        print(f"error: results store {args.store}: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -5,6 +5,7 @@ proven P = 4 table), and its boards recounted by a plain loop over triples."""
 from __future__ import annotations
 
 import itertools
+import sqlite3
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -65,14 +66,20 @@ def test_no_case_of_11_cards_of_ag33() -> None:
 
 
 def test_bad_input_is_one_line_and_exit_2(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert two_sets.main(["--properties", "6"]) == 2
     assert two_sets.main(["--k", "six"]) == 2
     assert two_sets.main(["--scheduler", "http://node7"]) == 2
     assert two_sets.main(["--store", str(tmp_path)]) == 2  # a directory, not a store
+
+    def readonly(*args: object) -> int:  # the store refuses a checkpoint mid-run
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(two_sets, "run", readonly)
+    assert two_sets.main(["--properties", "3", "--cards", "10"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 4 and all(line.startswith("error: ") for line in err)
+    assert len(err) == 5 and all(line.startswith("error: ") for line in err)
 
 
 def test_a_stored_run_resumes_without_redoing_a_case(
