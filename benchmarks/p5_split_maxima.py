@@ -1,6 +1,7 @@
-"""What the big-slice split proves for the open M(147..160) of AG(5,3) with split maxima of
-AG(4,3): exhaustive bounds at n = 147 (what the P = 5 table now proves), annealed values as a
-target beyond.
+"""What the big-slice split proves for M(147..160) of AG(5,3) with split maxima of AG(4,3):
+exhaustive bounds at n = 147 (what the P = 5 table now proves), annealed values as a target
+beyond (which the table, with its exact split maxima and sharpened middle case, now reaches at
+every n = 148..160).
 
 The split bounds each hyperplane of a pencil by M_4 of its size and by its three cells' own
 bound (M_3 of each cell plus the across bound of the three). A hyperplane with cells of a, b and
@@ -55,11 +56,12 @@ NEEDED_147 = (
     *((22, 19, 9), (22, 20, 9), (22, 21, 9), (22, 22, 10), (23, 20, 9), (23, 22, 10)),
 )
 
-# The witnesses and the proven bounds of M(147..160) as the P = 5 table has them (docs/maxsets.md).
+# The witnesses of M(147..160), and the bounds the split proved before split maxima (the high
+# end of each bisection: proven without them, so proven with them).
 WITNESS = dict(zip(range(147, 161), (2425, 2461, 2498, 2536, 2575, 2615, 2656, 2698, 2747,
                                      2799, 2852, 2906, 2961, 3017), strict=True))  # fmt: skip
-TODAY = dict(zip(range(147, 161), (2429, 2469, 2507, 2549, 2589, 2633, 2679, 2723, 2769, 2818,
-                                   2867, 2919, 2973, 3027), strict=True))  # fmt: skip
+SPLIT_ALONE = dict(zip(range(147, 161), (2429, 2469, 2507, 2549, 2589, 2633, 2679, 2723, 2769,
+                                         2818, 2867, 2919, 2973, 3027), strict=True))  # fmt: skip
 
 
 def program_theta(n: int, bound: int, known_max: dict[int, int]) -> int | None:
@@ -100,10 +102,10 @@ def proves(n: int, bound: int, known: tuple, split_most) -> tuple[bool, str]:
 
 
 def least_proven(n: int, known: tuple, split_most) -> tuple[int, dict[int, str], float]:
-    """The least U in [witness, today's bound] the split proves, by bisection (a larger U is
-    never harder), with the reason at each U tried, and the seconds."""
+    """The least U in [witness, the bound of the split alone] the split proves, by bisection (a
+    larger U is never harder), with the reason at each U tried, and the seconds."""
     started = time.perf_counter()
-    low, high = WITNESS[n] - 1, TODAY[n]  # low: below the witness, never proven; high: proven
+    low, high = WITNESS[n] - 1, SPLIT_ALONE[n]  # low: below the witness, never proven; high: proven
     reasons = {}
     while high - low > 1:
         middle = (low + high) // 2

@@ -116,7 +116,8 @@ from what their prerequisites stored. :meth:`Solver.plan` orders them."""
 
 DEFAULT_ANNEAL_RESTARTS = 200
 """Annealing restarts per open minimum: a fixed number, so every machine finds the same witness
-(P = 5: about 1 s each; it narrows the open m(46..80) by 40 % in all, and M(163..197) with them)."""
+(P = 5: about 1 s each; when it came in it narrowed the then open m(46..80) by 40 % in all, and
+M(163..197) with them)."""
 
 
 def deletion_bound(cards: int, previous: int, sense: Sense = "max") -> int:

@@ -35,9 +35,12 @@ has one, so each pattern past U (:func:`middle_types`) names four class types th
 with ``big`` = t and those types forced must admit; refuting it for each pattern (per row and
 column types where that suffices) covers the case.
 
-For AG(5,3) the split proves M(n) where the witness is a full 4-flat with two slices (the
-largest pencil bound is that of H ∪ H' full plus a few cards, the same configurations seen
-from another pencil): the two cases meet exactly at the witness. The middle case adds M(144).
+For AG(5,3) the two cases prove M(140..143), where the witness is a full 4-flat with two slices
+(the largest pencil bound is that of H ∪ H' full plus a few cards, the same configurations seen
+from another pencil): they meet exactly at the witness. The middle case adds M(144..146) and
+M(161); with split maxima (:mod:`setlab.extremal.splitmax`: a hyperplane bounded through its
+three cells, the middle case sharpened by them too) the split proves M(147) and M(163) as well,
+and gives the upper bound of every other M(n) it lowers (n = 148..160, 164, 175, 180, 181).
 """
 
 from __future__ import annotations
