@@ -135,7 +135,8 @@ def test_generalised_deck_three_properties_four_values_not_beaten_by_cp_sat():
     solver.parameters.max_time_in_seconds = 3
     solver.parameters.num_workers = 2
     assert solver.Solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-    assert result.proven and result.size == 12 >= round(solver.ObjectiveValue())
+    assert result.proven and result.size == 12 == len(set(result.witness))
+    assert result.size >= round(solver.ObjectiveValue())
     words = np.array(caps.card_words(result.witness, 3, 4))
     assert brute_is_cap(words, 4)
 
@@ -194,6 +195,11 @@ def test_ag43_counts_682344_and_identities():
         assert by_k[k].caps == caps.inclusion_exclusion_caps(k, 4)
     assert all(row.complete <= row.caps for row in table)
     assert by_k[14].complete == 0 and by_k[15].complete_classes == 1
+    # every 19-cap lies in exactly one 20-cap: none is complete, and the 20 points of each
+    # 20-cap taken away one at a time give each 19-cap once (a card p' joining K - p as well
+    # would lie on no secant of K but the one through p, against the 3 or 10 of every card off
+    # K, tests of the largest caps below)
+    assert by_k[19].complete == 0 and by_k[19].caps == 20 * by_k[20].caps
 
 
 def test_counts_are_stored_and_resume_from_checkpoints(tmp_path):

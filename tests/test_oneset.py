@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from seed_oracles import PAPER_TABLE_3
 from setlab.errors import SetlabError
+from setlab.extremal.bigcaps import elliptic_quadric_cap
 from setlab.extremal.lrat import drup_to_lrat
 from setlab.extremal.oneset import (
     OneSetCase,
@@ -62,9 +65,24 @@ def test_aag43_has_boards_of_19_cards_with_one_set_and_none_of_20():
     assert plain_sets(found.board, 4) == 1
     store = Store(":memory:")
     refuted = refute_one_set(4, 20, store, workers=1)
-    assert refuted.all_refuted and refuted.cases == 3
+    assert refuted.all_refuted and refuted.cases > 0
     claim, lrat = one_set_claim(4, 20, store)
     assert check_one_set(claim, lrat) == []
+    # The same answer by hand: take away a card of the one set and a 19-cap is left, which is
+    # the 20-cap K minus a card p (every 19-cap lies in a 20-cap, tests/test_caps.py); the card c
+    # put back then completes exactly one pair of K - p, for no p and c.
+    cap = [int(c) for c in elliptic_quadric_cap() @ (3 ** np.arange(4))]
+    assert plain_sets(cap, 4) == 0 and len(set(cap)) == 20
+    digits = {c: [(c // 3**i) % 3 for i in range(4)] for c in range(81)}
+
+    def third(a: int, b: int) -> int:
+        pairs = zip(digits[a], digits[b], strict=True)
+        return sum((-(x + y) % 3) * 3**i for i, (x, y) in enumerate(pairs))
+
+    for p in cap:
+        rest = [c for c in cap if c != p]
+        completed = Counter(third(a, b) for a, b in itertools.combinations(rest, 2))
+        assert not [c for c in range(81) if c not in rest and completed[c] == 1]
 
 
 @pytest.mark.parametrize("cards", range(10, 28))

@@ -9,11 +9,16 @@ from pathlib import Path
 
 import pytest
 
+import standalone
+from setlab.bundle import split_certificate
 from setlab.certificates import check_bound
 from setlab.errors import SetlabError
 from setlab.extremal import maxsets as maxsets_module
 from setlab.extremal.maxsets import Solver, recorded_witnesses
 from setlab.store import Store
+
+# loaded from its file, as the proof bundle runs it
+split_check = standalone.load(standalone.ROOT / "src" / "setlab" / "proofcheck" / "split_check.py")
 
 # Best values setlab had before these witnesses (its constructions and annealed minima).
 BEFORE = {155: 2741, 156: 2784, 157: 2828, 158: 2873, 159: 2919, 160: 2966, 161: 3014,
@@ -87,3 +92,9 @@ def test_the_solver_takes_up_the_recorded_witness(tmp_path):
         assert value.value == sets and value.witness_method == "recorded witness"
         assert value.proven and value.method == method
         assert check_bound(solver.store.get("maxsets", 5, n), solver.store).ok
+    # M(161) <= 3074 once more by the bundle's standalone checker, which shares no code with the
+    # split: it redoes the pencils and the middle case itself; one set fewer is refused
+    certificate = split_certificate(solver.store.get("maxsets", 5, 161))
+    cited = {(p, k, "max"): v for p in (3, 4) for k, v in solver.known_max(p).items()}
+    assert split_check.check_split(5, 161, 3074, certificate, cited) == []
+    assert split_check.check_split(5, 161, 3073, certificate, cited)

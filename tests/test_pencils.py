@@ -114,6 +114,19 @@ def test_the_twenty_cap_splits_are_those_of_the_twenty_cap():
 
 
 def test_sections_search():
+    # every 19-cap of AG(4,3) is the 20-cap less a point (tests/test_caps.py), so the sections
+    # a 19-cap can have are those of the 20-cap less each of its points, by plain loops
+    cap = digits(4).astype(np.int64)[largest_cap(4).witness].tolist()
+    real = set()
+    for p in cap:
+        rest = [x for x in cap if x != p]
+        for form in _forms(4):
+            sizes = [0, 0, 0]
+            for x in rest:
+                sizes[sum(f * v for f, v in zip(form, x, strict=True)) % 3] += 1
+            real.add(tuple(sorted(sizes)))
+    for sections in [(1, 9, 9), (2, 8, 9), (3, 7, 9), (3, 8, 8)]:  # a <= 3, b >= 5, 19 cards
+        assert sections_impossible(sections) == (sections not in real)
     assert sections_impossible((3, 8, 8))
     assert not sections_impossible((2, 9, 8))  # the 20-cap less a point of a 9-section
     assert not sections_impossible((1, 9, 9))
