@@ -11,6 +11,7 @@ import pytest
 
 from setlab.cli import main
 from setlab.errors import SetlabError
+from setlab.store import Store
 
 SETLAB = [sys.executable, "-m", "setlab"]
 
@@ -225,6 +226,22 @@ def test_caps_group_options_reach_the_subcommand(capsys):
     assert main(["caps", "-p", "2", "--json", "count"]) == 0
     rows = __import__("json").loads(capsys.readouterr().out)["rows"]
     assert [row["caps"] for row in rows] == [1, 9, 36, 72, 54]  # caps of AG(2,3), by hand
+
+
+def test_caps_reads_and_writes_the_store_of_store(capsys, tmp_path, monkeypatch):
+    # --store, as maxsets, minsets, verify and certify take it; $SETLAB_STORE is another file
+    monkeypatch.setenv("SETLAB_STORE", str(tmp_path / "elsewhere.sqlite"))
+    store = tmp_path / "s.sqlite"
+    assert main(["caps", "-p", "3", "--store", str(store)]) == 0
+    assert "size = 9, proven maximal" in capsys.readouterr().out
+    assert Store(store).get("maxcap", 3, 0, {"values": 3}).proven
+    assert main(["caps", "-p", "2", "count", "--store", str(store)]) == 0
+    assert main(["caps", "probability", "-p", "2", "--cards", "5", "--store", str(store)]) == 0
+    assert "odds" in capsys.readouterr().out
+    assert main(["caps", "-p", "3", "--store", str(store), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["provenance"]["source"] == "store"
+    assert not (tmp_path / "elsewhere.sqlite").exists()
+    assert "--store" in refused(capsys, "caps", "--store", str(store), "construct")
 
 
 @pytest.mark.parametrize("before", [True, False])
@@ -465,7 +482,7 @@ def test_reproduce_draws_no_progress_bar_into_a_log(capsys, monkeypatch, tmp_pat
 
     asked = {}
 
-    def build_report(out, quick=False, progress=True, scheduler=None):
+    def build_report(out, quick=False, progress=True, scheduler=None, store=None):
         asked["progress"] = progress
         return SimpleNamespace(html_path=tmp_path / "index.html", markdown_path=tmp_path / "r.md",
                                seconds=0.0, reproduced=(1, 1))  # fmt: skip
@@ -473,6 +490,30 @@ def test_reproduce_draws_no_progress_bar_into_a_log(capsys, monkeypatch, tmp_pat
     monkeypatch.setattr(setlab.report, "build_report", build_report)
     assert main(["reproduce", "--out", str(tmp_path)]) == 0
     assert asked == {"progress": False} and capsys.readouterr().err == ""
+
+
+def test_reproduce_hands_its_store_to_the_sections(capsys, monkeypatch, tmp_path):
+    """--store reaches every section's context; a store that cannot be opened is refused first."""
+    from types import SimpleNamespace
+
+    import setlab.report.sections as sections
+    from setlab.report.model import Section, Text
+
+    seen = []
+
+    def build(context):
+        seen.append(context.store.path)
+        return Section("Probe", "a test", (Text("nothing"),))
+
+    monkeypatch.setenv("SETLAB_STORE", str(tmp_path / "elsewhere.sqlite"))
+    monkeypatch.setattr(sections, "SECTIONS", (SimpleNamespace(__name__="probe", build=build),))
+    store = tmp_path / "mine.sqlite"
+    assert main(["reproduce", "--out", str(tmp_path / "r"), "--store", str(store)]) == 0
+    assert seen == [str(store)] and "reproduced" in capsys.readouterr().out
+    (tmp_path / "damaged.sqlite").write_text("not a database")
+    argv = ["reproduce", "--out", str(tmp_path / "r2"), "--store", str(tmp_path / "damaged.sqlite")]
+    assert "results store" in refused(capsys, *argv)
+    assert seen == [str(store)] and not (tmp_path / "r2").exists()
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from setlab.cards import Card
 from setlab.cli.common import (
     add_properties,
     add_scheduler,
+    add_store,
     extremal_json,
     float_in,
     int_in,
@@ -62,6 +63,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                       help="largest board with no UltraSet, 4Set or GhostSet "
                       "(default: set)")  # fmt: skip
     add_scheduler(caps)
+    add_store(caps)
     caps.set_defaults(run=run_largest)
     sub = caps.add_subparsers(dest="caps_command", metavar="SUBCOMMAND", parser_class=type(caps))
     quiet = {"argument_default": argparse.SUPPRESS}  # so a subcommand keeps the group's -p/--json
@@ -72,6 +74,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_properties(count, absent=True)
     count.add_argument("--json", action="store_true", help="print one JSON object")
     add_scheduler(count)
+    add_store(count)
     count.set_defaults(run=run_count)
 
     probability = sub.add_parser(
@@ -83,6 +86,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     probability.add_argument("--json", action="store_true", help="print one JSON object")
     add_scheduler(probability)
+    add_store(probability)
     probability.set_defaults(run=run_probability)
 
     verify = sub.add_parser("verify", help="check that a file of cards (digits) is a cap", **quiet)
@@ -99,7 +103,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 OPTIONS = {"properties": 4, "values": 3, "time_limit": None, "json": False, "picture": None,
-           "graph": None, "variant": None, "scheduler": None}  # fmt: skip
+           "graph": None, "variant": None, "scheduler": None, "store": None}  # fmt: skip
 """The options of ``setlab caps`` and their defaults; a subcommand takes some of them."""
 
 
@@ -128,7 +132,7 @@ def run_largest(args: argparse.Namespace) -> int:
                 raise SetlabError("pictures are drawn for three values per property")
             pictures[option] = output_path(picture, (".png", ".svg", ".pdf"), option)
     scheduler = reach_scheduler(args)
-    with Store() as store:
+    with Store(args.store) as store:
         stored = store.get("maxcap", args.properties, 0, {"values": args.values})
         if stored is None or not stored.proven:
             store.check_writable()
@@ -187,9 +191,9 @@ def _counted(store: Store, properties: int) -> tuple[bool, float | None]:
 
 
 def run_count(args: argparse.Namespace) -> int:
-    _settle(args, ("properties", "json", "scheduler"))
+    _settle(args, ("properties", "json", "scheduler", "store"))
     scheduler = reach_scheduler(args)
-    with Store() as store:
+    with Store(args.store) as store:
         read, when = _counted(store, args.properties)
         if not read:
             store.check_writable()
@@ -220,9 +224,9 @@ def run_count(args: argparse.Namespace) -> int:
 
 
 def run_probability(args: argparse.Namespace) -> int:
-    _settle(args, ("properties", "json", "scheduler"))
+    _settle(args, ("properties", "json", "scheduler", "store"))
     scheduler = reach_scheduler(args)
-    with Store() as store:
+    with Store(args.store) as store:
         read, when = _counted(store, args.properties)
         started = time.perf_counter()
         p = no_set_probability(args.cards, args.properties, store=store, scheduler=scheduler)
@@ -306,7 +310,7 @@ def run_variant_caps(args: argparse.Namespace) -> int:
                                    ("--time-limit", args.time_limit, None)):  # fmt: skip
         if value != default:
             raise SetlabError(f"{option} does not apply to 'setlab caps --variant'")
-    with Store() as store:
+    with Store(args.store) as store:
         stored = store.get(FREE_PROBLEM, args.properties, 0, {"variant": args.variant})
         read = stored is not None and stored.proven and stored.witness is not None
         if not read:

@@ -10,9 +10,9 @@ from tqdm import tqdm
 
 from setlab.bundle import write_bundle
 from setlab.cards import check_properties
-from setlab.cli.common import add_properties, writable_directory
+from setlab.cli.common import add_properties, add_store, writable_directory
 from setlab.errors import SetlabError
-from setlab.store import Store, default_store_path
+from setlab.store import Store
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -26,12 +26,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_properties(parser)
     parser.add_argument("--out", metavar="DIR", required=True, help="the bundle's directory")
-    parser.add_argument(
-        "--store",
-        metavar="PATH",
-        default=None,
-        help=f"results store (default {default_store_path()})",
-    )
+    add_store(parser)
     parser.set_defaults(run=run_certify)
 
 

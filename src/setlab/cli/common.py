@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from setlab.cards import Card, parse_board
 from setlab.errors import SetlabError
+from setlab.store import default_store_path
 
 if TYPE_CHECKING:
     from setlab.variants import Variant
@@ -170,6 +171,16 @@ def scheduler_address(text: str) -> str:
         return check_scheduler(text)
     except SetlabError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_store(parser: argparse.ArgumentParser, **options: Any) -> None:
+    """The ``--store PATH`` option: the results store the command reads and writes."""
+    parser.add_argument(
+        "--store",
+        metavar="PATH",
+        help=f"results store (default {default_store_path()})",
+        **options,
+    )
 
 
 def add_scheduler(parser: argparse.ArgumentParser, **options: Any) -> None:

@@ -10,6 +10,7 @@ import argparse
 
 from setlab.cli.common import (
     add_properties,
+    add_store,
     extremal_json,
     float_in,
     int_in,
@@ -48,7 +49,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "Wilson: one nested sequence of configurations and their numbers of sets.",
     )
     add_properties(nested, absent=True)
-    _add_store(nested)
+    add_store(nested)
     nested.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                         help="print one JSON object")  # fmt: skip
     nested.set_defaults(run=run_cmm)
@@ -79,7 +80,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "sharing their first k digits (3: a split over parallel hyperplanes; 9: a pattern of the "
         "big-slice split, cell 3i+j)",
     )
-    _add_store(search)
+    add_store(search)
     search.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                         help="print one JSON object")  # fmt: skip
     search.set_defaults(run=run_search)
@@ -92,12 +93,6 @@ def _cells(text: str) -> list[int]:
     if not all(p.strip().isdigit() for p in parts):
         raise argparse.ArgumentTypeError(f"expected counts such as 21,21,9, got '{text}'")
     return [int(p) for p in parts]
-
-
-def _add_store(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--store", metavar="PATH", help="results store (default $SETLAB_STORE or the user's store)"
-    )
 
 
 def _interval(properties: int, cards: int, sense: str, sets: int) -> tuple[int, int]:

@@ -11,6 +11,7 @@ from setlab.certificates import trusted, verify_store
 from setlab.cli.common import (
     add_properties,
     add_scheduler,
+    add_store,
     extremal_json,
     int_in,
     print_json,
@@ -19,19 +20,10 @@ from setlab.cli.common import (
     reach_scheduler,
 )
 from setlab.errors import SetlabError
-from setlab.store import PROBLEMS, Sense, Store, default_store_path, interval_text
+from setlab.store import PROBLEMS, Sense, Store, interval_text
 
 if TYPE_CHECKING:
     from setlab.extremal.maxsets import Solver, Value
-
-
-def _add_store(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--store",
-        metavar="PATH",
-        default=None,
-        help=f"results store (default {default_store_path()})",
-    )
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -65,7 +57,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                                 help="count UltraSets instead of sets (exact where the classes "
                                 "reach; --table for P <= 3)")  # fmt: skip
         parser.add_argument("--json", action="store_true", help="print one JSON object")
-        _add_store(parser)
+        add_store(parser)
         add_scheduler(parser)
         parser.set_defaults(run=run_extremes, sense=sense, variant="set")
 
@@ -78,7 +70,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_properties(verify, default=None)
     verify.add_argument("--rerun", action="store_true", help="repeat searches and walks")
     verify.add_argument("--json", action="store_true", help="print one JSON object")
-    _add_store(verify)
+    add_store(verify)
     add_scheduler(verify)
     verify.set_defaults(run=run_verify)
 

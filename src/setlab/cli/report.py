@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from setlab.cli.common import add_scheduler, print_json, reach_scheduler
+from setlab.cli.common import add_scheduler, add_store, print_json, reach_scheduler
+from setlab.store import Store
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -21,6 +22,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     reproduce.add_argument("--json", action="store_true", help="print one JSON object")
     add_scheduler(reproduce)
+    add_store(reproduce)
     reproduce.set_defaults(run=run_reproduce)
 
 
@@ -28,8 +30,11 @@ def run_reproduce(args: argparse.Namespace) -> int:
     from setlab.report import build_report  # the whole house: only when a report is asked for
 
     scheduler = reach_scheduler(args)  # before any work: an unreachable one is one line
+    Store(args.store).close()  # and an unusable store too
     progress = sys.stderr.isatty() and not args.json  # no bar in a log file or under --json
-    report = build_report(args.out, quick=args.quick, progress=progress, scheduler=scheduler)
+    report = build_report(
+        args.out, quick=args.quick, progress=progress, scheduler=scheduler, store=args.store
+    )
     agreed, total = report.reproduced
     if args.json:
         print_json(

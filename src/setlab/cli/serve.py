@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import socket
 
-from setlab.cli.common import int_in
+from setlab.cli.common import add_store, int_in
 from setlab.errors import SetlabError
 
 __all__ = ["listen", "register", "run_serve"]
@@ -24,9 +24,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     serve.add_argument(
         "--port", type=int_in(0, 65535), default=8765, help="port (default 8765; 0: any free one)"
     )
-    serve.add_argument(
-        "--store", metavar="PATH", help="results store (default $SETLAB_STORE or the user's store)"
-    )
+    add_store(serve)
     serve.set_defaults(run=run_serve)
 
 

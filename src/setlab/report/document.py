@@ -63,6 +63,7 @@ def build_report(
     quick: bool = False,
     progress: bool = True,
     scheduler: str | None = None,
+    store: str | Path | None = None,
 ) -> Report:
     """Build every section (``build(context) -> Section``) and write ``out``/index.html, .md.
 
@@ -79,6 +80,9 @@ def build_report(
     scheduler
         Address of a Dask scheduler whose cluster runs the tasks of the searches and walks
         (default ``$SETLAB_SCHEDULER``; see :func:`setlab.executor.run_tasks`).
+    store
+        The results store the sections read and write (default ``$SETLAB_STORE``, else the
+        user's store).
     """
     if sections is None:
         from setlab.report.sections import SECTIONS
@@ -89,7 +93,8 @@ def build_report(
         (out / "images").mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise SetlabError(f"cannot create {out}: {error.strerror}") from None
-    context = Context(quick=quick, scheduler=scheduler)
+    path = None if store is None else Path(store)
+    context = Context(quick=quick, store_path=path, scheduler=scheduler)
     built = []
     start = time.perf_counter()
     bar = tqdm(sections, desc="setlab reproduce", unit="section", disable=not progress)
