@@ -175,6 +175,32 @@ def test_the_solver_records_a_refuted_split_as_m_at_least_2_and_a_model_as_a_wit
     assert witness.value == 1 and plain_sets(witness.witness, 4) == 1
 
 
+def test_a_stored_bound_of_two_is_not_proven_again_unless_by_an_older_split(monkeypatch):
+    """The split proves m(n) >= 2 and no more: a stored bound of 2 or more stands (P = 5 lists
+    3,040 cases just to read their checkpoints), except the split's own from an older version of
+    its cases: then the split runs, so that this version's checkpoints, which `setlab verify`
+    reads, are there."""
+    from setlab.extremal import maxsets
+    from setlab.extremal.oneset import ONE_SET_JOB, one_set_job
+
+    runs = []
+    real = maxsets.refute_one_set
+    monkeypatch.setattr(maxsets, "refute_one_set", lambda *a, **k: runs.append(a) or real(*a, **k))
+    solver = maxsets.Solver(4, Store(":memory:"), workers=1)
+    solver._one_set(21)  # the bound 2, by this code's split
+    solver._one_set(21)
+    assert len(runs) == 1 and solver.store.get("minsets", 4, 21).bound == 2
+    older = maxsets.Solver(4, Store(":memory:"), workers=1)
+    proof = {"method": "one set", "job": f"{ONE_SET_JOB}-old/P4-n21/0", "cases": 0}
+    assert proof["job"] != one_set_job(4, 21)
+    older.store.record_bound("minsets", 4, 21, "min", 2, proof, "one set")
+    older._one_set(21)
+    assert len(runs) == 2
+    solver.store.record_bound("minsets", 4, 21, "min", 3, {"method": "search"}, "search")
+    solver._one_set(21)
+    assert len(runs) == 2
+
+
 def test_verify_refuses_a_one_set_bound_without_its_cases():
     from setlab.certificates import check_bound
 

@@ -36,7 +36,7 @@ from setlab.extremal.identities import (
     least_degree_bound,
     total_lines,
 )
-from setlab.extremal.oneset import refute_one_set
+from setlab.extremal.oneset import one_set_job, refute_one_set
 from setlab.extremal.search import job_name, search
 from setlab.extremal.split import split_bounds, split_jobs
 from setlab.extremal.splitmax import split_maxima_found
@@ -810,7 +810,19 @@ class Solver:
         gives m(n) >= 1): the fibre split's cases (:func:`~setlab.extremal.oneset.refute_one_set`,
         P = 5: 3,040 cases, a few minutes; kept in the store, so a second table reads them). A
         satisfiable case would be a board with exactly one set: a witness of m(n) = 1. M(N-n),
-        a prerequisite of m(n), is bounded again by the complement identity."""
+        a prerequisite of m(n), is bounded again by the complement identity.
+
+        A stored bound of 2 or more stands: the split proves no more, so it is not run again
+        (listing its cases alone, to read their checkpoints, takes P = 5 some 20 s), unless the
+        bound is the split's own from another version of its cases: then it runs, so that the
+        checkpoints of this version, which ``setlab verify`` checks, are there."""
+        stored = self.store.get(PROBLEMS["min"], self.properties, cards)
+        if stored is not None and stored.bound is not None and stored.bound >= 2:
+            proof = stored.proof or {}
+            if proof.get("method") != "one set" or proof.get("job") == one_set_job(
+                self.properties, cards
+            ):
+                return
         result = refute_one_set(
             self.properties, cards, self.store, workers=self.workers, scheduler=self.scheduler
         )

@@ -63,6 +63,7 @@ __all__ = [
     "fibre_caps",
     "one_set_cases",
     "one_set_claim",
+    "one_set_job",
     "refute_one_set",
     "solve_case",
 ]
@@ -259,7 +260,15 @@ def solve_case(properties: int, cards: int, cap: list[int], fibre: int) -> dict[
     }
 
 
-def _job(properties: int, cards: int) -> str:
+def one_set_job(properties: int, cards: int) -> str:
+    """The store's job of the fibre split of n cards of AG(P,3): its cases' checkpoints (their
+    LRAT refutations) are the tasks of this job, and a bound proven by them names it.
+
+    Examples
+    --------
+    >>> one_set_job(5, 46).startswith(ONE_SET_JOB + "/P5-n46/")
+    True
+    """
     return f"{ONE_SET_JOB}/P{properties}-n{cards}/{job_digest([properties, cards])}"
 
 
@@ -304,7 +313,7 @@ def refute_one_set(
     start = time.perf_counter()
     cases = list(one_set_cases(properties, cards))
     tasks = {str(i): (properties, cards, list(c.cap), c.fibre) for i, c in enumerate(cases)}
-    job = _job(properties, cards)
+    job = one_set_job(properties, cards)
     payloads = run_tasks(
         job, tasks, solve_case, store, workers=workers, scheduler=scheduler,
         description=f"fibre split, {cards} cards of AG({properties},3)",
@@ -337,7 +346,7 @@ def one_set_claim(
     >>> claim["cases"], [len(level) for level in claim["caps"]]  # the caps of AG(2,3)
     ([], [1, 1, 1, 1, 1, 0])
     """
-    done = store.finished_tasks(_job(properties, cards))
+    done = store.finished_tasks(one_set_job(properties, cards))
     cases = list(one_set_cases(properties, cards))
     if len(done) != len(cases) or not all(p["refuted"] for p in done.values()):
         return None
