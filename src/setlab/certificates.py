@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
@@ -457,11 +458,13 @@ def verify_store(
     properties: int | None = None,
     rerun: bool = False,
     scheduler: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Check]:
     """Every check of every max/min result in the store (optionally one P).
 
     With ``rerun`` the searches and walks are repeated, on the Dask cluster of ``scheduler``
-    when given (default ``$SETLAB_SCHEDULER``).
+    when given (default ``$SETLAB_SCHEDULER``). ``progress(done, total)`` is called after each
+    result is checked (the P = 5 table's 488 take some 17 minutes).
 
     Examples
     --------
@@ -477,14 +480,16 @@ def verify_store(
     checks: list[Check] = []
     seen = set()
     memo: dict[Key, str] = {}
-    for problem in PROBLEMS.values():
-        for result in store.results(problem, properties):
-            seen.add(result.properties)
-            if result.witness is not None:
-                checks.append(check_witness(result))
-            if result.bound is not None:
-                checks.append(check_bound(result, store, rerun, scheduler))
-                checks.append(check_citations(result, store, memo))
+    results = [r for problem in PROBLEMS.values() for r in store.results(problem, properties)]
+    for done, result in enumerate(results, 1):
+        seen.add(result.properties)
+        if result.witness is not None:
+            checks.append(check_witness(result))
+        if result.bound is not None:
+            checks.append(check_bound(result, store, rerun, scheduler))
+            checks.append(check_citations(result, store, memo))
+        if progress is not None:
+            progress(done, len(results))
     for p in sorted(seen):
         checks.extend(check_complements(store, p))
     return checks

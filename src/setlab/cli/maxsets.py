@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from typing import TYPE_CHECKING, Any
+
+from tqdm import tqdm
 
 from setlab.cards import Card
 from setlab.certificates import trusted, verify_store
@@ -200,8 +203,15 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.scheduler is not None and not args.rerun:
         raise SetlabError("--scheduler runs the searches that --rerun repeats: give both")
     address = reach_scheduler(args) if args.rerun else None
-    with Store(args.store) as store:
-        checks = verify_store(store, args.properties, rerun=args.rerun, scheduler=address)
+    bar = tqdm(desc="setlab verify", unit="value", disable=not sys.stderr.isatty() or args.json)
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
+    with Store(args.store) as store, bar:
+        checks = verify_store(store, args.properties, rerun=args.rerun, scheduler=address,
+                              progress=progress)  # fmt: skip
     failed = [c for c in checks if not c.ok]
     if args.json:
         print_json(
