@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
-
-from tqdm import tqdm
 
 from setlab.bundle import write_bundle
 from setlab.cards import check_properties
-from setlab.cli.common import add_properties, add_store, writable_directory
+from setlab.cli.common import add_properties, add_store, value_bar, writable_directory
 from setlab.errors import SetlabError
 from setlab.store import Store
 
@@ -48,11 +45,7 @@ def run_certify(args: argparse.Namespace) -> int:
         raise SetlabError(f"--out: cannot use '{out}': {reason}") from None
     if args.store is not None and not Path(args.store).exists():
         raise SetlabError(f"no results store at {args.store}")
-    bar = tqdm(desc="setlab certify", unit="value", disable=not sys.stderr.isatty())
-
-    def progress(done: int, total: int) -> None:
-        bar.total = total
-        bar.update(done - bar.n)
+    bar, progress = value_bar("setlab certify")
 
     with Store(args.store) as store, bar:
         try:

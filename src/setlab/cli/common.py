@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tqdm import tqdm
+
 from setlab.cards import Card, parse_board
 from setlab.errors import SetlabError
 from setlab.store import default_store_path
@@ -171,6 +173,20 @@ def scheduler_address(text: str) -> str:
         return check_scheduler(text)
     except SetlabError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def value_bar(
+    description: str, quiet: bool = False
+) -> tuple[tqdm, Callable[[int, int], None]]:
+    """A progress bar over values on stderr (silent off a terminal, or when ``quiet``) and the
+    ``progress(done, total)`` callback that moves it, as the long store commands take it."""
+    bar = tqdm(desc=description, unit="value", disable=quiet or not sys.stderr.isatty())
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
+    return bar, progress
 
 
 def add_store(parser: argparse.ArgumentParser, **options: Any) -> None:

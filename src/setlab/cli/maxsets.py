@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from typing import TYPE_CHECKING, Any
-
-from tqdm import tqdm
 
 from setlab.cards import Card
 from setlab.certificates import trusted, verify_store
@@ -21,6 +18,7 @@ from setlab.cli.common import (
     provenance,
     provenance_text,
     reach_scheduler,
+    value_bar,
 )
 from setlab.errors import SetlabError
 from setlab.store import PROBLEMS, Sense, Store, interval_text
@@ -203,11 +201,7 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.scheduler is not None and not args.rerun:
         raise SetlabError("--scheduler runs the searches that --rerun repeats: give both")
     address = reach_scheduler(args) if args.rerun else None
-    bar = tqdm(desc="setlab verify", unit="value", disable=not sys.stderr.isatty() or args.json)
-
-    def progress(done: int, total: int) -> None:
-        bar.total = total
-        bar.update(done - bar.n)
+    bar, progress = value_bar("setlab verify", quiet=args.json)
 
     with Store(args.store) as store, bar:
         checks = verify_store(store, args.properties, rerun=args.rerun, scheduler=address,
