@@ -4,7 +4,8 @@ Prints, in one run from a fresh store (or ``--store``): the time of the P = 4 ta
 the P = 5 slice programs need it), the time of the P = 5 table (every M(n) and m(n), n = 0..243)
 and of its big-slice splits, which run side by side (wall time against the sum of the tasks' own
 times, and the ten slowest n), the time of the same table again on the finished store (a second
-table reads what the first kept: each open value's programs, split and annealing), how many
+table reads what the first kept: each open value's programs, split and annealing; in
+this process and as `setlab maxsets -p 5 --table` in a fresh one), how many
 maxima and minima are proven, the open values with both bounds and the sum of their gaps, the
 largest cap (45, proven by the pencil chain the table runs for m(46) >= 1), m(46) >= 2 (the
 fibre split the table runs: its time, and the time of `setlab verify`'s check of it by
@@ -70,6 +71,14 @@ def main() -> None:
             f"P = 5 table again on the finished store: {again_seconds:.1f} s "
             f"({p5_seconds / again_seconds:.0f}x faster), "
             + ("the same bounds" if same else "DIFFERENT BOUNDS")
+        )
+        # what a user meets: the command in a new process, no cache of this one warm
+        command = [sys.executable, "-m", "setlab", "maxsets", "-p", "5", "--table",
+                   "--store", store.path]  # fmt: skip
+        done, fresh_seconds = timed(subprocess.run, command, capture_output=True, text=True)
+        print(
+            f"  in a fresh process (setlab maxsets -p 5 --table): {fresh_seconds:.1f} s, "
+            + ("exit 0" if done.returncode == 0 else f"EXIT {done.returncode}")
         )
         gaps = [
             (row["cards"], row["max"], row["max_bound"]) for row in rows if not row["max_proven"]
