@@ -18,10 +18,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import standalone
 from setlab.bundle import write_bundle
-from setlab.certificates import check_citations, verify_store
+from setlab.certificates import check_citations, recount, verify_store
 from setlab.cli import main
 from setlab.extremal.maxsets import Solver
 from setlab.geometry import random_affine_map
@@ -45,6 +47,18 @@ def run_checker(bundle: Path, workers: int = 1) -> tuple[int, list[str]]:
 def failures(lines: list[str]) -> list[str]:
     return [line for line in lines if line.startswith("FAIL")]
 
+
+
+@given(st.integers(1, 4).flatmap(
+    lambda p: st.tuples(st.just(p), st.sets(st.integers(0, 3**p - 1), max_size=30))))
+@settings(max_examples=200, deadline=None)
+def test_recount_over_pairs_is_the_triple_loop(drawn):
+    """verify re-counts a witness over its pairs; here every triple is tested, digit by digit."""
+    p, cards = drawn
+    digits = [[(c // 3**i) % 3 for i in range(p)] for c in cards]
+    triples = sum(all((a + b + c) % 3 == 0 for a, b, c in zip(x, y, z, strict=True))
+                  for x, y, z in itertools.combinations(digits, 3))  # fmt: skip
+    assert recount(sorted(cards), p) == triples
 
 @pytest.fixture(scope="module")
 def p4_sample(tmp_path_factory):
@@ -170,8 +184,24 @@ def test_a_p4_sample_bundle_passes_and_so_does_verify(p4_sample, sample_bundle):
     seen = []
     assert all(c.ok for c in verify_store(p4_sample, progress=lambda *done: seen.append(done)))
     results = p4_sample.results("maxsets") + p4_sample.results("minsets")
-    assert seen == [(k, len(results)) for k in range(1, len(results) + 1)]  # one per value
+    assert seen == [(k, len(results)) for k in range(len(results) + 1)]  # one per value
 
+
+
+def test_verify_on_two_worker_processes_gives_the_checks_of_one(p4_sample, tmp_path):
+    """The results are checked in two processes reading the store's file: the same checks in
+    the same order, a tampered witness still caught, and progress over every result."""
+    path = copy_store(p4_sample, tmp_path / "tampered.sqlite")
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE results SET value=value+1 WHERE problem='minsets' AND cards=9")
+    with Store(path) as store:
+        seen = []
+        pooled = verify_store(store, workers=2, progress=lambda *done: seen.append(done))
+        alone = verify_store(store, workers=1)
+    assert pooled == alone
+    assert [(c.cards, c.what) for c in pooled if not c.ok][:1] == [(9, "witness")]
+    total = len(store.results("maxsets")) + len(store.results("minsets"))
+    assert seen[0] == (0, total) and seen[-1] == (total, total) and len(seen) == total + 1
 
 @pytest.mark.parametrize("step", [1, -1])
 def test_a_value_changed_by_one_fails(sample_bundle, step):

@@ -45,6 +45,17 @@ def test_finished_tasks_are_not_run_again(tmp_path):
     assert store.finished_tasks("job")["4"] == 16
 
 
+
+def test_progress_counts_the_finished_tasks_from_the_checkpoints_on(tmp_path):
+    """A caller's progress(done, total) starts at the tasks an earlier run finished and moves
+    by one per task run now, ending at the total."""
+    store = Store(tmp_path / "s.sqlite")
+    store.finish_task("job", "3", 9)
+    seen = []
+    tasks = {str(n): (n,) for n in range(5)}
+    run_tasks("job", tasks, abs, store, workers=2, progress=lambda *done: seen.append(done))
+    assert seen == [(k, 5) for k in range(1, 6)]
+
 _ORPHAN_SCRIPT = """
 import os, sys, time
 from setlab.executor import run_tasks

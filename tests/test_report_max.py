@@ -63,7 +63,7 @@ def test_first_run_walks_second_reads_the_store(runs):
     assert "computed in this run: Solver(3): one exhaustive walk" in first
     assert "computed in this run: Solver(3)" not in second
     assert "read from the results store (certificate" in second
-    assert "witness re-counted by a triple loop" in second
+    assert "witness re-counted over its pairs" in second
     # without the P = 4 table in the store, --quick says how to get it instead of computing it
     assert "this results store does not hold it yet" in second
     assert "| n | M(n) | proven by | m(n) | proven by |" not in second

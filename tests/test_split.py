@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -686,10 +687,28 @@ TYPES = st.sampled_from([(9, 2, 1), (6, 3, 3), (5, 4, 3), (4, 4, 4), (7, 3, 2), 
 def test_the_middle_case_index_of_programs_agrees_with_covers(programs, quad):
     # _cover_middle asks whether any program refuted so far covers a quadruple through an
     # index of their forced types; each program's ceiling is its largest part forced.
-    done = {split_module._kinds(forced) for forced in programs}
+    done = {split_module._kinds(forced): max(map(max, forced)) for forced in programs}
     expected = any(covers(forced, quad, max(map(max, forced))) for forced in programs)
     assert split_module._covered(quad, done) == expected
 
+
+
+@given(
+    st.lists(
+        st.tuples(st.lists(TYPES, max_size=4), st.none() | st.integers(0, 12)), max_size=6
+    ),
+    st.lists(TYPES, min_size=4, max_size=4),
+)
+@settings(max_examples=300, deadline=None)
+def test_the_verifier_index_of_programs_agrees_with_covers(programs, quad):
+    # verify_split_bound keeps, for each forced multiset, the highest ceiling a record gives it
+    # (none above all); the index must say what covers says of the records one by one.
+    index: dict = {}
+    for forced, ceiling in programs:
+        kinds, high = split_module._kinds(forced), math.inf if ceiling is None else ceiling
+        index[kinds] = max(index.get(kinds, -math.inf), high)
+    expected = any(covers(forced, quad, ceiling) for forced, ceiling in programs)
+    assert split_module._covered(quad, index) == expected
 
 @pytest.fixture
 def forced_solves(monkeypatch):

@@ -1,9 +1,9 @@
 """Independent re-verification of every extremal value the results store claims.
 
-A witness is re-counted by a plain triple loop over digit vectors (x + y + z = 0 in every
-coordinate), sharing no code with the numba kernels. A bound is re-checked from its proof record:
-arithmetic for deletion and complement bounds, the identity M(n) + m(N-n) = N(N-1)/6 - n(N-n)/2
-between the two problems, a re-run of searches and exhaustive walks on request, and the bounds
+A witness is re-counted from its digit vectors (each pair's third card -(x + y) looked up),
+sharing no code with the numba kernels. A bound is re-checked from its proof record: arithmetic
+for deletion and complement bounds, the identity M(n) + m(N-n) = N(N-1)/6 - n(N-n)/2 between the
+two problems, a re-run of searches and exhaustive walks on request, and the bounds
 module's own verifier for its records. Every chain of cited values (deletion cites M(n-1),
 complement the other problem at N - n, a slice program the values of dimension P - 1) must end in
 a base proof, and a cycle fails; a search record is checked against the levels it stored.
@@ -19,6 +19,7 @@ from functools import cache
 from typing import Any
 
 from setlab.cards import check_properties, deck_size, vector_of
+from setlab.executor import default_workers, run_tasks
 from setlab.extremal.bounds import verify_max_bound
 from setlab.extremal.bruteforce import Extremes, exhaustive_table
 from setlab.extremal.identities import complement_sum, total_lines
@@ -70,22 +71,25 @@ class Check:
 
 
 def recount(cards: list[int], properties: int) -> int:
-    """Sets among ``cards``, by testing every triple digit by digit (no table, no numba).
+    """Sets among distinct ``cards``, digit by digit (no table, no numba).
+
+    Two cards x, y force the third, -(x + y) in every coordinate (x + y + z = 0 mod 3); each
+    set is met once from each of its three pairs. So the count is the pairs whose third card is
+    present, over 3: C(n, 2) lookups where a triple loop makes C(n, 3) tests.
 
     Examples
     --------
     >>> recount([0, 1, 2, 3, 4, 5, 6, 7, 8], 2)  # the whole plane AG(2,3): 12 lines
     12
     """
-    vectors = [vector_of(c, properties) for c in cards]
-    count = 0
-    for i, x in enumerate(vectors):
-        for j in range(i + 1, len(vectors)):
-            y = vectors[j]
-            for z in vectors[j + 1 :]:
-                if all((a + b + c) % 3 == 0 for a, b, c in zip(x, y, z, strict=True)):
-                    count += 1
-    return count
+    vectors = [tuple(vector_of(c, properties)) for c in cards]
+    present = set(vectors)
+    thirds = sum(
+        tuple((-a - b) % 3 for a, b in zip(x, y, strict=True)) in present
+        for i, x in enumerate(vectors)
+        for y in vectors[i + 1 :]
+    )
+    return thirds // 3
 
 
 def check_witness(result: Result) -> Check:
@@ -459,12 +463,16 @@ def verify_store(
     rerun: bool = False,
     scheduler: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
 ) -> list[Check]:
     """Every check of every max/min result in the store (optionally one P).
 
     With ``rerun`` the searches and walks are repeated, on the Dask cluster of ``scheduler``
-    when given (default ``$SETLAB_SCHEDULER``). ``progress(done, total)`` is called after each
-    result is checked (the P = 5 table's 488 take some 17 minutes).
+    when given (default ``$SETLAB_SCHEDULER``). Otherwise the results are checked on
+    ``workers`` local processes (default :func:`~setlab.executor.default_workers`), each
+    reading the store's file; a store in memory, or a rerun (whose searches have workers of
+    their own), is checked in this process. ``progress(done, total)`` is called before the first
+    result and after each is checked (the P = 5 table's 488 take some 17 minutes on one core).
 
     Examples
     --------
@@ -477,22 +485,54 @@ def verify_store(
     """
     if properties is not None:
         check_properties(properties)
-    checks: list[Check] = []
-    seen = set()
-    memo: dict[Key, str] = {}
     results = [r for problem in PROBLEMS.values() for r in store.results(problem, properties)]
-    for done, result in enumerate(results, 1):
-        seen.add(result.properties)
-        if result.witness is not None:
-            checks.append(check_witness(result))
-        if result.bound is not None:
-            checks.append(check_bound(result, store, rerun, scheduler))
-            checks.append(check_citations(result, store, memo))
+    workers = 1 if rerun or store.path == ":memory:" else workers or default_workers()
+    own: list[list[Check]] = []
+    if workers == 1:
         if progress is not None:
-            progress(done, len(results))
-    for p in sorted(seen):
+            progress(0, len(results))
+        for done, result in enumerate(results, 1):
+            own.append(_own_checks(result, store, rerun, scheduler))
+            if progress is not None:
+                progress(done, len(results))
+    else:
+        keys = [(r.problem, r.properties, r.cards, r.params) for r in results]
+        tasks = {str(i): (store.path, *key) for i, key in enumerate(keys)}
+        payloads = run_tasks("verify", tasks, _stored_checks, workers=workers, scheduler="",
+                             progress=progress)  # fmt: skip
+        own = [[Check(**c) for c in payloads[str(i)]] for i in range(len(results))]
+    checks: list[Check] = []
+    memo: dict[Key, str] = {}
+    for result, checked in zip(results, own, strict=True):
+        checks.extend(checked)
+        if result.bound is not None:
+            checks.append(check_citations(result, store, memo))
+    for p in sorted({r.properties for r in results}):
         checks.extend(check_complements(store, p))
     return checks
+
+
+def _own_checks(result: Result, store: Store, rerun: bool, scheduler: str | None) -> list[Check]:
+    """The checks of one result on its own: its witness re-counted, its proof record re-checked
+    (the citations, which follow chains through the store, are checked in one place)."""
+    checks = []
+    if result.witness is not None:
+        checks.append(check_witness(result))
+    if result.bound is not None:
+        checks.append(check_bound(result, store, rerun, scheduler))
+    return checks
+
+
+def _stored_checks(
+    path: str, problem: str, properties: int, cards: int, params: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """:func:`_own_checks` of one result, read in a worker process from the store at ``path``."""
+    with Store(path) as store:
+        result = store.get(problem, properties, cards, params)
+        if result is None:
+            gone = Check(problem, properties, cards, "result", False, "left the store meanwhile")
+            return [gone.as_json()]
+        return [c.as_json() for c in _own_checks(result, store, False, None)]
 
 
 @cache

@@ -296,6 +296,7 @@ def run_tasks(
     summary: Callable[[dict[str, Any]], str] | None = None,
     executor: Executor | None = None,
     scheduler: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Run ``function(*tasks[key])`` for every key not yet finished; return all payloads by key.
 
@@ -320,6 +321,9 @@ def run_tasks(
         Address of a Dask scheduler (``tcp://HOST:PORT``; default ``$SETLAB_SCHEDULER``, ``""``
         for none). When there is one, every task goes to its cluster (``workers`` and
         ``executor`` are not used) and each result is checkpointed as it arrives.
+    progress
+        Called as ``progress(done, total)`` after each task, for a caller that shows its own
+        bar; the job's bar is then not drawn.
 
     Examples
     --------
@@ -336,15 +340,22 @@ def run_tasks(
         desc=description or job,
         unit="task",
         file=sys.stderr,
-        disable=None,  # silent when stderr is not a terminal
+        disable=True if progress else None,  # None: silent when stderr is not a terminal
         leave=False,
     )
+    count = len(tasks) - len(todo)  # tasks finished
+    if progress is not None:
+        progress(count, len(tasks))
 
     def finish(key: str, payload: Any) -> None:
+        nonlocal count
         done[key] = payload
+        count += 1
         if store is not None:
             store.finish_task(job, key, payload)
         bar.update()
+        if progress is not None:
+            progress(count, len(tasks))
         if summary is not None:
             bar.set_postfix_str(summary(done), refresh=False)
 

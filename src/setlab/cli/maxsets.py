@@ -65,8 +65,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     verify = commands.add_parser(
         "verify",
         help="re-check every stored witness and bound independently",
-        description="Re-count every witness with a plain triple loop and re-check every bound "
-        "from its proof record; --rerun repeats searches and exhaustive walks.",
+        description="Re-count every witness with a plain loop over its pairs and re-check every "
+        "bound from its proof record, on $SETLAB_WORKERS processes (default: every core); --rerun "
+        "repeats searches and exhaustive walks.",
     )
     add_properties(verify, default=None)
     verify.add_argument("--rerun", action="store_true", help="repeat searches and walks")

@@ -101,13 +101,13 @@ def _solved(
 
 def _stored(context: Context, properties: int) -> Knowledge:
     """What the store holds for P, each result re-verified now: its witness re-counted by a
-    plain triple loop and its proof record re-checked (:mod:`setlab.certificates`)."""
+    plain loop over its pairs and its proof record re-checked (:mod:`setlab.certificates`)."""
 
     def verify(result: Result) -> int | None:
         checks = (check_witness(result), check_bound(result, context.store))
         return result.value if all(c.ok for c in checks) else None
 
-    how = "witness re-counted by a triple loop, proof record re-checked (setlab.certificates)"
+    how = "witness re-counted over its pairs, proof record re-checked (setlab.certificates)"
     reader = Solver(properties, context.store)
     known: Knowledge = {}
     for sense, problem in PROBLEMS.items():
