@@ -79,7 +79,7 @@ def test_table_of_every_n_from_the_store(runs, monkeypatch):
     rows = {row[0]: row for row in table.rows}
     assert rows["18"] == ("18", "36", "exhaustive", "24", "exhaustive")
     assert rows["27"][1] == rows["27"][3] == "117"
-    assert "M(n) + m(27-n) = 117 - n(27-n)/2" in table.caption
+    assert "*exhaustive*: every subset." in table.caption and "*complement*" not in table.caption
     assert "Every value: read from the results store (certificates #" in table.caption
     assert "each re-verified in this run: witness re-counted" in table.caption
 
@@ -125,3 +125,42 @@ def test_the_answer_names_what_is_open(runs, monkeypatch):
     assert "open: M(n) for n = 20..21, 23, each between" in answer
     del known["min", 5]
     assert "does not hold it yet" in max_sets._answer(known, 3)
+
+
+def test_a_deck_too_large_to_solve_is_read_from_the_store(runs, monkeypatch, tmp_path):
+    """The P = 5 table (36 minutes) is never computed by the report: an empty store gets a
+    sentence saying how to fill it; a full one (here the P = 3 walk's) is read, re-verified,
+    and tabled with the proof methods it uses, and the summary has its finding."""
+    base, _ = runs
+    monkeypatch.setenv("SETLAB_STORE", str(tmp_path / "empty.sqlite"))
+    blocks, finding = max_sets._read_table(Context(quick=True), 5, "setlab maxsets -p 5 --table")
+    assert finding == "" and len(blocks) == 1
+    assert "not in this results store. `setlab maxsets -p 5 --table` computes it" in (
+        blocks[0].markdown
+    )
+    monkeypatch.setenv("SETLAB_STORE", str(base / "store.sqlite"))
+    blocks, finding = max_sets._read_table(Context(quick=True), 3, "setlab maxsets -p 3 --table")
+    text, table = blocks
+    assert "**all 28 maxima and all 28 minima are proven**" in text.markdown
+    assert "re-verified now" in text.markdown and "gaps" not in text.markdown
+    assert len(table.rows) == 28 and table.rows[18][1:] == ("36", "exhaustive", "24", "exhaustive")
+    assert "*exhaustive*: every subset" in table.caption and "*split*" not in table.caption
+    assert "**The paper's open question is settled for 3 properties**" in finding
+
+
+def test_the_open_gaps_add_up_by_sense():
+    number = max_sets.Number(0, "example", 0.0)
+
+    def known(sense, n, value, bound, method="split"):
+        v = max_sets.Value(5, n, sense, value, bound, value == bound, method, [], "x")
+        return max_sets.Known(v, number)
+
+    values = [("max", 148, 2461, 2467), ("max", 161, 3074, 3074), ("min", 95, 310, 304),
+              ("min", 46, 5, 2)]  # fmt: skip
+    table = {(sense, n): known(sense, n, value, bound) for sense, n, value, bound in values}
+    assert max_sets._gap_sum(table, "max") == 6 and max_sets._gap_sum(table, "min") == 9
+    caption = max_sets._big_table(table, 5).caption  # the glossary: the methods used, no other
+    assert "*split*: the big-slice split" in caption and "*exhaustive*" not in caption
+    table["min", 82] = known("min", 82, 126, 126, "complement")
+    caption = max_sets._big_table(table, 5).caption
+    assert "*complement*: M(n) + m(243-n) = 9801 - n(243-n)/2;" in caption  # 243 * 242 / 6 lines

@@ -496,8 +496,13 @@ def verify_store(
             if progress is not None:
                 progress(done, len(results))
     else:
-        keys = [(r.problem, r.properties, r.cards, r.params) for r in results]
-        tasks = {str(i): (store.path, *key) for i, key in enumerate(keys)}
+        # The slowest checks go first (the pool takes tasks in order), so that no worker is left
+        # with the one-set refutation or a split while the others have finished.
+        slowest_first = sorted(enumerate(results), key=lambda ir: -_SLOW.get(ir[1].bound_method, 0))
+        tasks = {
+            str(i): (store.path, r.problem, r.properties, r.cards, r.params)
+            for i, r in slowest_first
+        }
         payloads = run_tasks("verify", tasks, _stored_checks, workers=workers, scheduler="",
                              progress=progress)  # fmt: skip
         own = [[Check(**c) for c in payloads[str(i)]] for i in range(len(results))]
@@ -510,6 +515,11 @@ def verify_store(
     for p in sorted({r.properties for r in results}):
         checks.extend(check_complements(store, p))
     return checks
+
+
+_SLOW = {"one set": 3, "split": 2, "bounds": 1}
+"""Proof methods whose check takes long, by rank: for P = 5, the fibre split's LRAT (about 2
+minutes), a split's programs and split maxima (up to 2 minutes each), a slice program."""
 
 
 def _own_checks(result: Result, store: Store, rerun: bool, scheduler: str | None) -> list[Check]:
