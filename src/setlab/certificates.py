@@ -472,7 +472,8 @@ def verify_store(
     ``workers`` local processes (default :func:`~setlab.executor.default_workers`), each
     reading the store's file; a store in memory, or a rerun (whose searches have workers of
     their own), is checked in this process. ``progress(done, total)`` is called before the first
-    result and after each is checked (the P = 5 table's 488 take some 17 minutes on one core).
+    result and after each is checked (the P = 5 table's 488: 9 1/2 minutes on one process, 5 on
+    two; benchmarks/verify.py).
 
     Examples
     --------

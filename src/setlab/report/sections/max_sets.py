@@ -171,8 +171,8 @@ METHODS = {
     "bounds": "the counting identities over parallel classes (integer programs)",
     "split": "the big-slice split: at most one parallel class has a hyperplane above a size "
     "theta (a slice program) or the pencil of two such hyperplanes bounds the sets",
-    "one set": "a 46-card set with one set is a 45-cap and a card on one of its secants, "
-    "refuted case by case with SAT proofs (the fibre split)",
+    "one set": "46 cards holding exactly one set are a 45-cap and a card on one of its "
+    "secants; every case is refuted with SAT proofs (the fibre split)",
     "no cap": "more cards than the largest cap (proven) hold a set",
 }
 """What each proof method of the table says, for its caption (docs/maxsets.md has the rest)."""
