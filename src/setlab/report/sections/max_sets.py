@@ -16,6 +16,7 @@ from math import comb
 
 from setlab.cards import Card, deck_size
 from setlab.certificates import verify_store
+from setlab.errors import SetlabError
 from setlab.extremal.bruteforce import brute_force_extremes
 from setlab.extremal.identities import total_lines
 from setlab.extremal.maxsets import Solver, Value
@@ -33,7 +34,7 @@ from setlab.report.model import (
     format_seconds,
 )
 from setlab.seeds import TABLE_1, TABLE_2, TABLE_3, TABLE_3_SECONDS
-from setlab.store import PROBLEMS, Result, Sense, Store
+from setlab.store import PROBLEMS, Sense, Store
 
 TITLE = "The paper: the most sets among n cards (Tables 1-3 and the open question)"
 
@@ -104,23 +105,24 @@ def _stored(context: Context, properties: int) -> Knowledge:
     on every core (:func:`setlab.certificates.verify_store`): its witness re-counted over its
     pairs, its proof record and the values it cites re-checked."""
     started = time.perf_counter()
-    failed = {(c.problem, c.cards) for c in verify_store(context.store, properties) if not c.ok}
+    failed = next((c for c in verify_store(context.store, properties) if not c.ok), None)
+    if failed is not None:
+        raise SetlabError(
+            f"the results store fails setlab verify: {failed.problem} P={failed.properties} "
+            f"n={failed.cards}, {failed.what}: {failed.detail}"
+        )
     results = [
         result
         for problem in PROBLEMS.values()
         for result in context.store.results(problem, properties)
         if result.value is not None and result.witness is not None and result.bound is not None
     ]
-    share = (time.perf_counter() - started) / max(1, len(results))  # the run's time, shared
-
-    def verify(result: Result) -> int | None:
-        return None if (result.problem, result.cards) in failed else result.value
-
+    share = (time.perf_counter() - started) / max(1, len(results))  # the check's time, shared
     how = "witness re-counted over its pairs, proof record re-checked (setlab.certificates)"
     reader = Solver(properties, context.store)
     known: Knowledge = {}
     for result in results:
-        number = replace(context.stored(result, verify, how), seconds=share)
+        number = Number(result.value, how, share, source="store", certificate=result.id)
         known[result.sense, result.cards] = Known(reader.get(result.sense, result.cards), number)
     return known
 
