@@ -73,8 +73,12 @@ def test_table_of_every_n_from_the_store(runs, monkeypatch):
     """The table of every n, as the full run prints it for P = 4, here from the P = 3 store."""
     base, _ = runs
     monkeypatch.setenv("SETLAB_STORE", str(base / "store.sqlite"))
-    known = max_sets._stored(Context(quick=True), 3)
+    context, seen = Context(quick=True), []
+    context.progress = seen.append  # the report's bar shows this beside the section's name
+    known = max_sets._stored(context, 3)
     assert len(known) == 2 * 28 and all(k.value.proven for k in known.values())
+    assert seen[0] == "P = 3: 0 of 56 values verified"
+    assert seen[-1] == "P = 3: 56 of 56 values verified"
     table = max_sets._big_table(known, 3)
     rows = {row[0]: row for row in table.rows}
     assert rows["18"] == ("18", "36", "exhaustive", "24", "exhaustive")

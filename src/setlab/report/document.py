@@ -99,7 +99,9 @@ def build_report(
     start = time.perf_counter()
     bar = tqdm(sections, desc="setlab reproduce", unit="section", disable=not progress)
     for module in bar:
-        bar.set_postfix_str(module.__name__.rsplit(".", 1)[-1])
+        name = module.__name__.rsplit(".", 1)[-1]
+        bar.set_postfix_str(name)
+        context.progress = lambda text, name=name: bar.set_postfix_str(f"{name}: {text}")
         section_start = time.perf_counter()
         built.append(module.build(context))
         context.timings[built[-1].title] = time.perf_counter() - section_start

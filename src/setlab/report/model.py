@@ -189,6 +189,9 @@ class Context:
     store_path: Path | None = None
     scheduler: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
+    progress: Callable[[str], None] = field(default=lambda text: None, repr=False)
+    """Where a long section says how far it is (e.g. "P = 5: 120 of 488 values verified"):
+    the report's progress bar shows it beside the section's name."""
 
     @cached_property
     def store(self) -> Store:

@@ -105,7 +105,12 @@ def _stored(context: Context, properties: int) -> Knowledge:
     on every core (:func:`setlab.certificates.verify_store`): its witness re-counted over its
     pairs, its proof record and the values it cites re-checked."""
     started = time.perf_counter()
-    failed = next((c for c in verify_store(context.store, properties) if not c.ok), None)
+
+    def progress(done: int, total: int) -> None:
+        context.progress(f"P = {properties}: {done} of {total} values verified")
+
+    checks = verify_store(context.store, properties, progress=progress)
+    failed = next((c for c in checks if not c.ok), None)
     if failed is not None:
         raise SetlabError(
             f"the results store fails setlab verify: {failed.problem} P={failed.properties} "
