@@ -357,7 +357,40 @@ def test_ctrl_c_inside_a_long_simulation_is_one_line_and_130_at_once(tmp_path):
         process.kill()
         process.wait()
     assert process.returncode == 130
-    assert err.decode().splitlines() == ["error: interrupted (finished work is kept in the store)"]
+    assert err.decode().splitlines() == ["error: interrupted"]  # simulate keeps nothing
+
+
+@pytest.mark.parametrize(
+    "argv, module, run, kept",
+    [
+        (["maxsets", "-p", "3", "-n", "5"], "maxsets", "run_extremes", True),
+        (["caps", "-p", "3"], "caps", "run_largest", True),
+        (["caps", "count", "-p", "3"], "caps", "run_count", True),
+        (["heuristic", "search", "-n", "5"], "heuristic", "run_search", True),
+        (["verify", "-p", "3"], "maxsets", "run_verify", False),
+        (["certify", "-p", "3", "--out", "bundle"], "certify", "run_certify", False),
+        (["caps", "verify", "cap.txt"], "caps", "run_verify", False),
+        (["find", "1RSD", "2RSD"], "cards", "run_find", False),
+        (["simulate", "--games", "5"], "game", "run_simulate", False),
+    ],
+)
+def test_ctrl_c_says_finished_work_is_kept_only_where_a_command_keeps_it(
+    capsys, monkeypatch, tmp_path, argv, module, run, kept
+):
+    """A command that writes the results store checkpoints its finished tasks there; one that
+    only reads it (verify, certify) or never opens it says no more than that it was interrupted."""
+    import importlib
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SETLAB_STORE", str(tmp_path / "s.sqlite"))
+    monkeypatch.setattr(importlib.import_module(f"setlab.cli.{module}"), run, interrupted)
+    assert main(argv) == 130
+    out, err = capsys.readouterr()
+    expected = "error: interrupted" + (" (finished work is kept in the store)" if kept else "")
+    assert (out, err.splitlines()) == ("", [expected])
 
 
 CP_SAT_THEN_CTRL_C = """

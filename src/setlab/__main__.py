@@ -9,7 +9,7 @@ import sys
 
 
 def _early_interrupt(signum: int, frame: object) -> None:
-    sys.stderr.write("error: interrupted (finished work is kept in the store)\n")
+    sys.stderr.write("error: interrupted\n")  # no command has started
     sys.stderr.flush()
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     raise SystemExit(130)

@@ -84,7 +84,9 @@ class _Interrupts:
         raise KeyboardInterrupt
 
 
-INTERRUPTED = "error: interrupted (finished work is kept in the store)"
+INTERRUPTED = "error: interrupted"
+"""What Ctrl-C prints; a command that writes the results store says more (``args.interrupted``,
+:data:`setlab.cli.common.KEPT`)."""
 
 
 def _escape_undecodable() -> None:
@@ -102,6 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import sqlite3  # after the handler: every import of a command can be interrupted
 
     _escape_undecodable()
+    interrupted = INTERRUPTED  # until the command is known, no work has started
     try:
         if any("\0" in word for word in (sys.argv[1:] if argv is None else argv)):
             raise SetlabError("an argument holds a NUL byte")  # only a caller in Python can
@@ -109,6 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = build_parser(_groups(argv)).parse_args(argv)
         except SystemExit as exit_:  # a refused argument (2), or --help / --version (0)
             return exit_.code if isinstance(exit_.code, int) else 2
+        interrupted = getattr(args, "interrupted", None) or INTERRUPTED
         return args.run(args) or 0
     except SetlabError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -117,12 +121,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: results store: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(INTERRUPTED, file=sys.stderr)
+        print(interrupted, file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
     except Exception:
         if _Interrupts.seen:
-            print(INTERRUPTED, file=sys.stderr)
+            print(interrupted, file=sys.stderr)
             return 130
         raise

@@ -92,14 +92,14 @@ def register(commands: argparse._SubParsersAction) -> None:
     verify = sub.add_parser("verify", help="check that a file of cards (digits) is a cap", **quiet)
     verify.add_argument("file", metavar="FILE", help="one card per line as P digits, P <= 10")
     verify.add_argument("--json", action="store_true", help="print one JSON object")
-    verify.set_defaults(run=run_verify)
+    verify.set_defaults(run=run_verify, interrupted=None)  # reads a file, keeps nothing
 
     construct = sub.add_parser(
         "construct", help="print setlab's largest construction for P", **quiet
     )
     add_properties(construct, absent=True)
     construct.add_argument("--json", action="store_true", help="print one JSON object")
-    construct.set_defaults(run=run_construct)
+    construct.set_defaults(run=run_construct, interrupted=None)
 
 
 OPTIONS = {"properties": 4, "values": 3, "time_limit": None, "json": False, "picture": None,

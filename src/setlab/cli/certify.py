@@ -23,7 +23,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_properties(parser)
     parser.add_argument("--out", metavar="DIR", required=True, help="the bundle's directory")
-    add_store(parser)
+    add_store(parser, writes=False)
     parser.set_defaults(run=run_certify)
 
 

@@ -189,14 +189,22 @@ def value_bar(
     return bar, progress
 
 
-def add_store(parser: argparse.ArgumentParser, **options: Any) -> None:
-    """The ``--store PATH`` option: the results store the command reads and writes."""
+KEPT = "error: interrupted (finished work is kept in the store)"
+"""What Ctrl-C prints for a command that writes the results store: its searches checkpoint each
+finished task there, so the same command resumes where it stopped."""
+
+
+def add_store(parser: argparse.ArgumentParser, *, writes: bool = True, **options: Any) -> None:
+    """The ``--store PATH`` option: the results store the command reads (and, with ``writes``,
+    writes: then Ctrl-C says that finished work is kept, :data:`KEPT`)."""
     parser.add_argument(
         "--store",
         metavar="PATH",
         help=f"results store (default {default_store_path()})",
         **options,
     )
+    if writes:
+        parser.set_defaults(interrupted=KEPT)
 
 
 def add_scheduler(parser: argparse.ArgumentParser, **options: Any) -> None:

@@ -72,7 +72,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_properties(verify, default=None)
     verify.add_argument("--rerun", action="store_true", help="repeat searches and walks")
     verify.add_argument("--json", action="store_true", help="print one JSON object")
-    add_store(verify)
+    add_store(verify, writes=False)
     add_scheduler(verify)
     verify.set_defaults(run=run_verify)
 
