@@ -393,6 +393,19 @@ def test_ctrl_c_says_finished_work_is_kept_only_where_a_command_keeps_it(
     assert (out, err.splitlines()) == ("", [expected])
 
 
+def test_scheduler_local_overrides_the_environment(capsys, monkeypatch, tmp_path):
+    """``$SETLAB_SCHEDULER`` naming a cluster that is down stops a command in one line;
+    ``--scheduler local`` runs it on this machine instead, whatever the variable says."""
+    monkeypatch.setenv("SETLAB_SCHEDULER", "tcp://127.0.0.1:1")  # nothing listens on port 1
+    monkeypatch.setenv("SETLAB_STORE", str(tmp_path / "s.sqlite"))
+    argv = ["maxsets", "-p", "2", "-n", "4"]
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in refused(capsys, *argv)
+    assert main([*argv, "--scheduler", "local"]) == 0
+    assert capsys.readouterr().out.startswith("M(4) = 1 ")
+    assert main(["caps", "-p", "2", "--scheduler", "local", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["value"] == 4
+
+
 CP_SAT_THEN_CTRL_C = """
 import os, signal, threading, time
 from ortools.sat.python import cp_model

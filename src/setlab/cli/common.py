@@ -156,12 +156,14 @@ def add_properties(
 
 
 def scheduler_address(text: str) -> str:
-    """An argparse ``type=``: a Dask scheduler address, ``tcp://HOST:PORT`` (syntax only).
+    """An argparse ``type=``: a Dask scheduler address, ``tcp://HOST:PORT`` (syntax only), or
+    ``local``, which gives ``""``: this machine, whatever ``$SETLAB_SCHEDULER`` says (as
+    ``scheduler=""`` does in the API).
 
     Examples
     --------
-    >>> scheduler_address("tcp://127.0.0.1:8786")
-    'tcp://127.0.0.1:8786'
+    >>> scheduler_address("tcp://127.0.0.1:8786"), scheduler_address("local")
+    ('tcp://127.0.0.1:8786', '')
     >>> scheduler_address("8786")
     Traceback (most recent call last):
     ...
@@ -169,6 +171,8 @@ def scheduler_address(text: str) -> str:
     """
     from setlab.executor import check_scheduler  # the executor: for the commands that run tasks
 
+    if text.strip() == "local":
+        return ""
     try:
         return check_scheduler(text)
     except SetlabError as error:
@@ -213,8 +217,8 @@ def add_scheduler(parser: argparse.ArgumentParser, **options: Any) -> None:
         "--scheduler",
         type=scheduler_address,
         metavar="ADDRESS",
-        help="run the search's tasks on the Dask cluster of this scheduler, tcp://HOST:PORT "
-        "(default $SETLAB_SCHEDULER; none: this machine)",
+        help="run the search's tasks on the Dask cluster of this scheduler, tcp://HOST:PORT, or "
+        "on this machine with 'local' (default $SETLAB_SCHEDULER; unset: this machine)",
         **options,
     )
 
@@ -222,12 +226,15 @@ def add_scheduler(parser: argparse.ArgumentParser, **options: Any) -> None:
 def reach_scheduler(args: argparse.Namespace) -> str | None:
     """The scheduler of ``--scheduler`` (else ``$SETLAB_SCHEDULER``), connected before any work.
 
-    An unreachable one is a one-line error within a few seconds; None means run locally.
+    An unreachable one is a one-line error within a few seconds. None means run locally (no
+    address anywhere), and so does ``""`` (``--scheduler local``), which the API's ``scheduler=``
+    also takes as "not ``$SETLAB_SCHEDULER``".
     """
     from setlab.executor import connect, default_scheduler
 
-    address = getattr(args, "scheduler", None) or default_scheduler()
-    if address is not None:
+    given = getattr(args, "scheduler", None)
+    address = default_scheduler() if given is None else given
+    if address:
         connect(address)
     return address
 

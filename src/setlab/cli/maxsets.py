@@ -199,7 +199,7 @@ def _print_table(solver: Solver, as_json: bool, command: str) -> int:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    if args.scheduler is not None and not args.rerun:
+    if args.scheduler and not args.rerun:  # "local" ('') is no cluster
         raise SetlabError("--scheduler runs the searches that --rerun repeats: give both")
     address = reach_scheduler(args) if args.rerun else None
     bar, progress = value_bar("setlab verify", quiet=args.json)
@@ -233,7 +233,7 @@ def run_ultra(args: argparse.Namespace) -> int:
 
     for option, value in (("--search-up-to", args.search_up_to),
                           ("--min-search-up-to", args.min_search_up_to),
-                          ("--scheduler", args.scheduler)):  # fmt: skip
+                          ("--scheduler", args.scheduler or None)):  # fmt: skip
         if value is not None:
             raise SetlabError(f"{option} does not apply to 'setlab maxsets --variant ultra'")
     if not 1 <= args.properties <= 6:
