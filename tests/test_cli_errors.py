@@ -406,6 +406,28 @@ def test_scheduler_local_overrides_the_environment(capsys, monkeypatch, tmp_path
     assert json.loads(capsys.readouterr().out)["value"] == 4
 
 
+def test_verify_and_certify_refuse_a_store_that_is_not_there_or_holds_nothing(
+    capsys, monkeypatch, tmp_path
+):
+    """A mistyped store path, or a P the store holds nothing of, is an error, never "0 of 0
+    checks passed"; the default store is held to it too, and no store file is left behind."""
+    missing = tmp_path / "typo.sqlite"
+    expected = f"error: no results store at {missing}"
+    assert refused(capsys, "verify", "--store", str(missing)) == expected
+    monkeypatch.setenv("SETLAB_STORE", str(missing))
+    assert refused(capsys, "verify") == f"error: no results store at {missing}"
+    out = str(tmp_path / "bundle")
+    assert refused(capsys, "certify", "-p", "2", "--out", out).startswith("error: no results store")
+    assert not missing.exists()
+    assert main(["maxsets", "-p", "2", "-n", "4"]) == 0
+    capsys.readouterr()
+    assert main(["verify", "-p", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("checks passed")
+    assert refused(capsys, "verify", "-p", "3") == (
+        f"error: nothing to check: the store at {missing} holds no results of P = 3"
+    )
+
+
 CP_SAT_THEN_CTRL_C = """
 import os, signal, threading, time
 from ortools.sat.python import cp_model

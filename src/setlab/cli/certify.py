@@ -43,11 +43,12 @@ def run_certify(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as error:
         reason = getattr(error, "strerror", None) or error
         raise SetlabError(f"--out: cannot use '{out}': {reason}") from None
-    if args.store is not None and not Path(args.store).exists():
-        raise SetlabError(f"no results store at {args.store}")
+    store = Store(args.store)
+    if not store.exists:
+        raise SetlabError(f"no results store at {store.path}")
     bar, progress = value_bar("setlab certify")
 
-    with Store(args.store) as store, bar:
+    with store, bar:
         try:
             summary = write_bundle(store, args.properties, out, progress)
         except OSError as error:

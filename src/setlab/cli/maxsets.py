@@ -6,7 +6,7 @@ import argparse
 import time
 from typing import TYPE_CHECKING, Any
 
-from setlab.cards import Card
+from setlab.cards import Card, check_properties
 from setlab.certificates import trusted, verify_store
 from setlab.cli.common import (
     add_properties,
@@ -202,11 +202,18 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.scheduler and not args.rerun:  # "local" ('') is no cluster
         raise SetlabError("--scheduler runs the searches that --rerun repeats: give both")
     address = reach_scheduler(args) if args.rerun else None
+    if args.properties is not None:
+        check_properties(args.properties)
+    store = Store(args.store)
+    if not store.exists:  # a mistyped path must not pass "0 of 0"
+        raise SetlabError(f"no results store at {store.path}")
     bar, progress = value_bar("setlab verify", quiet=args.json)
-
-    with Store(args.store) as store, bar:
+    with store, bar:
         checks = verify_store(store, args.properties, rerun=args.rerun, scheduler=address,
                               progress=progress)  # fmt: skip
+    if not checks:
+        of = "" if args.properties is None else f" of P = {args.properties}"
+        raise SetlabError(f"nothing to check: the store at {store.path} holds no results{of}")
     failed = [c for c in checks if not c.ok]
     if args.json:
         print_json(
