@@ -128,3 +128,26 @@ def test_find_on_one_board_loads_no_compiler_and_no_solver():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.splitlines()[-1] == "[]", done
+
+
+def test_every_help_text_reads_as_written():
+    """Every command's and subcommand's --help, formatted: no doubled percent sign (argparse
+    formats a ``help=`` with %, but prints a ``description=`` as it is) and no empty usage."""
+    import argparse
+
+    from setlab.cli import build_parser
+
+    def parsers(parser):
+        yield parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    yield from parsers(sub)
+
+    seen = 0
+    for parser in parsers(build_parser()):
+        text = parser.format_help()
+        assert "%%" not in text, parser.prog
+        assert text.startswith("usage: setlab"), parser.prog
+        seen += 1
+    assert seen >= 20  # every command of setlab --help and the subcommands of caps, heuristic

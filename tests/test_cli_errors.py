@@ -428,6 +428,24 @@ def test_verify_and_certify_refuse_a_store_that_is_not_there_or_holds_nothing(
     )
 
 
+def test_a_hint_is_for_the_game_of_set_only(capsys):
+    """``--hint`` shows one card of a set; with a variant it used to print every structure."""
+    board = ["0000", "1111", "2222", "3333"]
+    for option in (["--variant", "4set"], ["--variant", "ultra"], ["--values", "4"]):
+        line = refused(capsys, "find", "--hint", *option, *board)
+        assert line == "error: --hint is for the game of SET: not with --variant or --values"
+    assert main(["find", "--hint", "--variant", "set", "1RSD", "2RSD", "3RSD"]) == 0
+    assert "Hint: look for a set with 1 red solid diamond" in capsys.readouterr().out
+
+
+def test_two_drawings_of_caps_may_not_share_a_file(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SETLAB_STORE", str(tmp_path / "s.sqlite"))
+    line = refused(capsys, "caps", "-p", "2", "--picture", "same.png", "--graph", "./same.png")
+    assert line == "error: --picture and --graph name the same file: same.png"
+    assert list(tmp_path.iterdir()) == []  # refused before any work: no store, no drawing
+
+
 CP_SAT_THEN_CTRL_C = """
 import os, signal, threading, time
 from ortools.sat.python import cp_model

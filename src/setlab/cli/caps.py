@@ -14,6 +14,7 @@ from setlab.cli.common import (
     extremal_json,
     float_in,
     int_in,
+    one_file_each,
     output_path,
     print_json,
     provenance,
@@ -45,7 +46,13 @@ def register(commands: argparse._SubParsersAction) -> None:
         argument_default=argparse.SUPPRESS,  # absent options stay absent: see _settle
     )
     add_properties(caps, absent=True)
-    caps.add_argument("--values", type=int, metavar="V", help="values per property (default 3)")
+    caps.add_argument(
+        "--values",
+        type=int,
+        metavar="V",
+        help="values per property (default 3); a set stays three cards, each property all same "
+        "or all different (find --values V: sets of V cards)",
+    )
     caps.add_argument(
         "--time-limit",
         type=float_in(0, 1e9, open_low=True),
@@ -131,6 +138,7 @@ def run_largest(args: argparse.Namespace) -> int:
             if args.values != 3:
                 raise SetlabError("pictures are drawn for three values per property")
             pictures[option] = output_path(picture, (".png", ".svg", ".pdf"), option)
+    one_file_each(list(pictures.items()))
     scheduler = reach_scheduler(args)
     with Store(args.store) as store:
         stored = store.get("maxcap", args.properties, 0, {"values": args.values})

@@ -75,11 +75,13 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_find(args: argparse.Namespace) -> int:
+    if args.hint:
+        if args.variant not in (None, "set") or args.values not in (None, 3):
+            raise SetlabError("--hint is for the game of SET: not with --variant or --values")
+        return _print_hint(read_cards(args), args)
     if args.variant is not None or args.values is not None:
         return run_find_variant(args)
     board = read_cards(args)
-    if args.hint:
-        return _print_hint(board, args)
     sets = find_sets(board, args.properties)
     if args.json:
         digits, codes = card_lists(board, args.properties)

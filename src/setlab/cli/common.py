@@ -112,6 +112,27 @@ def output_path(path: str | Path, suffixes: Sequence[str], option: str) -> Path:
     return path
 
 
+def one_file_each(outputs: Sequence[tuple[str, Path]]) -> None:
+    """Refuse two outputs (option, path) naming the same file: the second would replace the first.
+
+    Examples
+    --------
+    >>> one_file_each([("--picture", Path("a.svg")), ("--graph", Path("b.svg"))])
+    >>> one_file_each([("--picture", Path("a.svg")), ("--graph", Path("./a.svg"))])
+    Traceback (most recent call last):
+    ...
+    setlab.errors.SetlabError: --picture and --graph name the same file: a.svg
+    """
+    seen: dict[Path, str] = {}
+    for option, path in outputs:
+        first = seen.get(path.resolve())
+        if first == option:
+            raise SetlabError(f"{option}: the same file is named twice")
+        if first is not None:
+            raise SetlabError(f"{first} and {option} name the same file: {path}")
+        seen[path.resolve()] = option
+
+
 def writable_directory(directory: str | Path, option: str) -> None:
     """Refuse (a SetlabError) an existing ``directory`` in which no file can be created.
 

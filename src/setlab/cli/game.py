@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from setlab.cards import deck_size
-from setlab.cli.common import add_properties, int_in, output_path, print_json
+from setlab.cli.common import add_properties, int_in, one_file_each, output_path, print_json
 from setlab.errors import SetlabError
 from setlab.game import (
     MAX_GAMES,
@@ -36,7 +36,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="play many games of SET and report odds, with 95%% confidence intervals",
         description="Play N games (12 cards dealt, 3 more while no set, a set taken from more "
         "than 12 cards is not replaced, the game ends when the deck is empty and no set is left) "
-        "and print the statistics with 95%% confidence intervals beside exact values. "
+        "and print the statistics with 95% confidence intervals beside exact values. "
         "A round ends each time a set is taken; odds X mean X:1 against no set.",
     )
     parser.add_argument("--games", type=int_in(1, MAX_GAMES), default=100_000, metavar="N",
@@ -148,8 +148,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             f"{MAX_SIMULATION_PROPERTIES}"
         )
     paths = [output_path(path, PLOT_FORMATS, "--plot") for path in args.plot]  # before playing
-    if len(set(map(Path.resolve, paths))) < len(paths):
-        raise SetlabError("--plot: the same file is named twice")
+    one_file_each([("--plot", path) for path in paths])
     progress = not (args.no_progress or args.json) and sys.stderr.isatty()
     stats = summary(
         simulate(args.games, args.seed, args.properties, args.strategy, DEAL, progress=progress)
