@@ -446,6 +446,16 @@ def test_two_drawings_of_caps_may_not_share_a_file(capsys, monkeypatch, tmp_path
     assert list(tmp_path.iterdir()) == []  # refused before any work: no store, no drawing
 
 
+def test_a_store_in_a_mistyped_directory_is_refused_not_made(capsys, monkeypatch, tmp_path):
+    """``--store`` in a directory that does not exist is refused, as ``-o`` and ``--plot`` are:
+    making the directory would start an empty store under a typo."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["heuristic", "search", "-p", "2", "-n", "4", "--seconds", "0.05"]
+    line = refused(capsys, *argv, "--store", "typo/results.sqlite")
+    assert line.startswith("error: argument --store: no such directory: typo")
+    assert list(tmp_path.iterdir()) == []
+
+
 CP_SAT_THEN_CTRL_C = """
 import os, signal, threading, time
 from ortools.sat.python import cp_model

@@ -214,6 +214,29 @@ def value_bar(
     return bar, progress
 
 
+def store_path(text: str) -> str:
+    """An argparse ``type=``: a results store's path, in a directory that exists (a mistyped
+    directory is refused rather than made; only the default store's directory is created).
+
+    Examples
+    --------
+    >>> store_path("results.sqlite")
+    'results.sqlite'
+    >>> store_path("no/such/dir/results.sqlite")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: no such directory: no/such/dir
+    """
+    directory = Path(text).parent
+    try:
+        if not directory.is_dir():
+            what = "not a directory" if directory.exists() else "no such directory"
+            raise argparse.ArgumentTypeError(f"{what}: {directory}")
+    except (OSError, ValueError):  # a name too long, a NUL byte: opening the store says why
+        pass
+    return text
+
+
 KEPT = "error: interrupted (finished work is kept in the store)"
 """What Ctrl-C prints for a command that writes the results store: its searches checkpoint each
 finished task there, so the same command resumes where it stopped."""
@@ -224,6 +247,7 @@ def add_store(parser: argparse.ArgumentParser, *, writes: bool = True, **options
     writes: then Ctrl-C says that finished work is kept, :data:`KEPT`)."""
     parser.add_argument(
         "--store",
+        type=store_path,
         metavar="PATH",
         help=f"results store (default {default_store_path()})",
         **options,
