@@ -151,3 +151,16 @@ def test_every_help_text_reads_as_written():
         assert text.startswith("usage: setlab"), parser.prog
         seen += 1
     assert seen >= 20  # every command of setlab --help and the subcommands of caps, heuristic
+
+
+def test_one_set_and_one_property_are_singular(capsys, monkeypatch, tmp_path):
+    """M(4) of AG(2,3) is 1 (a line and a card): '1 set', not '1 sets'; P = 1: '1 property'."""
+    monkeypatch.setenv("SETLAB_STORE", str(tmp_path / "s.sqlite"))
+    assert main(["maxsets", "-p", "2", "-n", "4"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("M(4) = 1 set among 4 cards of AG(2,3): proven")
+    assert lines[1].startswith("witness with 1 set (")
+    assert main(["maxsets", "-p", "2", "-n", "6"]) == 0
+    assert capsys.readouterr().out.startswith("M(6) = 3 sets among 6 cards")
+    assert main(["caps", "-p", "1"]) == 0
+    assert capsys.readouterr().out.startswith("Largest cap with 1 property of 3 values: size = 2")

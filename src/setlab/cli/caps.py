@@ -11,6 +11,7 @@ from setlab.cli.common import (
     add_properties,
     add_scheduler,
     add_store,
+    counted,
     extremal_json,
     float_in,
     int_in,
@@ -179,7 +180,7 @@ def run_largest(args: argparse.Namespace) -> int:
         return 0
     status = "proven maximal" if result.proven else "not proven maximal"
     print(
-        f"Largest cap with {args.properties} properties of {args.values} values: "
+        f"Largest cap with {counted(args.properties, 'property')} of {args.values} values: "
         f"{interval_text('size', result.size, upper)}, {status} ({result.proof['method']}; "
         f"{provenance_text(origin)})"
     )
@@ -338,13 +339,12 @@ def run_variant_caps(args: argparse.Namespace) -> int:
                     "method": result.method, "provenance": origin})  # fmt: skip
         return 0
     noun = {"ultra": "an UltraSet", "4set": "a 4Set", "ghost": "a GhostSet"}[args.variant]
+    board = f"Largest board with no {noun.split(' ')[1]}, {counted(args.properties, 'property')}"
     if result.proven:
-        print(f"Largest board with no {noun[noun.index(' ') + 1:]}, {args.properties} properties: "
-              f"{result.lower} cards, proven ({result.method}, {provenance_text(origin)}): any "
-              f"{result.lower + 1} cards hold {noun}")  # fmt: skip
+        print(f"{board}: {result.lower} cards, proven ({result.method}, "
+              f"{provenance_text(origin)}): any {result.lower + 1} cards hold {noun}")  # fmt: skip
     else:
-        print(f"Largest board with no {noun[noun.index(' ') + 1:]}, {args.properties} properties: "
-              f"between {result.lower} and {result.upper} cards ({result.method}; "
+        print(f"{board}: between {result.lower} and {result.upper} cards ({result.method}; "
               f"not proven; {provenance_text(origin)})")  # fmt: skip
     print("  " + " ".join("".join(map(str, w)) for w in words))
     return 0

@@ -7,7 +7,13 @@ from pathlib import Path
 
 from setlab.bundle import write_bundle
 from setlab.cards import check_properties
-from setlab.cli.common import add_properties, add_store, value_bar, writable_directory
+from setlab.cli.common import (
+    add_properties,
+    add_store,
+    counted,
+    value_bar,
+    writable_directory,
+)
 from setlab.errors import SetlabError
 from setlab.store import Store
 
@@ -54,7 +60,7 @@ def run_certify(args: argparse.Namespace) -> int:
         except OSError as error:
             raise SetlabError(f"cannot write the bundle to {out}: {error.strerror}") from None
     methods = ", ".join(f"{count} {method}" for method, count in summary.methods.items())
-    variants = f", {summary.variants} claims of the variants" * bool(summary.variants)
+    variants = f", {counted(summary.variants, 'claim')} of the variants" * bool(summary.variants)
     print(
         f"{summary.values} values ({methods}){variants}, {summary.levels} search levels, "
         f"{summary.bytes / 1e6:.1f} MB in {summary.directory}, {summary.seconds:.1f} s"

@@ -25,6 +25,20 @@ if TYPE_CHECKING:
     from setlab.variants import Variant
 
 
+def counted(count: int, noun: str) -> str:
+    """``count`` and its noun, plural unless the count is one (``noun`` + "s"; "property" gives
+    "properties").
+
+    Examples
+    --------
+    >>> counted(1, "set"), counted(14, "set"), counted(1, "property"), counted(5, "property")
+    ('1 set', '14 sets', '1 property', '5 properties')
+    """
+    if count == 1:
+        return f"{count} {noun}"
+    return f"{count} {noun[:-1]}ies" if noun.endswith("y") else f"{count} {noun}s"
+
+
 def float_in(low: float, high: float, *, open_low: bool = False) -> Callable[[str], float]:
     """An argparse ``type=``: a finite float in [low, high] (or (low, high] with ``open_low``).
 
@@ -338,7 +352,7 @@ def read_variant_board(args: argparse.Namespace) -> tuple[Variant, int, list[int
     size = kind.size(values)
     if len(board) < size:
         article = "an" if kind.title[0] in "AEIOU" else "a"
-        cards = f"{len(board)} card" + ("" if len(board) == 1 else "s")
+        cards = counted(len(board), "card")
         raise SetlabError(f"{cards}: {article} {kind.title} board needs at least {size}")
     return kind, values, board
 

@@ -12,6 +12,7 @@ from setlab.cli.common import (
     add_properties,
     add_scheduler,
     add_store,
+    counted,
     extremal_json,
     int_in,
     print_json,
@@ -141,13 +142,15 @@ def _print_value(value: Value, origin: dict[str, Any]) -> None:
         if value.proven
         else "not proven" + (f" (bound by {value.method})" if value.method else "")
     )
+    sets = "set" if value.lower == value.upper == 1 else "sets"
     print(
-        f"{known} sets among {value.cards} cards of AG({value.properties},3): {status}, "
+        f"{known} {sets} among {value.cards} cards of AG({value.properties},3): {status}, "
         f"{provenance_text(origin)}"
     )
     if value.witness is not None:
         cards = [Card(c, value.properties).code for c in value.witness]
-        print(f"witness with {value.value} sets ({value.witness_method}): " + " ".join(cards))
+        print(f"witness with {counted(value.value, 'set')} ({value.witness_method}): "
+              + " ".join(cards))  # fmt: skip
 
 
 def _cell(low: int | None, high: int | None) -> str:
