@@ -456,6 +456,18 @@ def test_a_store_in_a_mistyped_directory_is_refused_not_made(capsys, monkeypatch
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("workers", ["0", "-3", "abc", "2.5"])
+def test_a_bad_setlab_workers_is_refused_before_any_work(capsys, monkeypatch, tmp_path, workers):
+    """``$SETLAB_WORKERS`` below one used to run one worker without a word; now every bad value
+    is one line before any work, whether or not the command would have started a pool."""
+    monkeypatch.setenv("SETLAB_WORKERS", workers)
+    monkeypatch.setenv("SETLAB_STORE", str(tmp_path / "s.sqlite"))
+    line = refused(capsys, "maxsets", "-p", "2", "-n", "4")
+    expected = f"SETLAB_WORKERS must be a whole number of workers, 1 or more, got {workers!r}"
+    assert line == f"error: {expected}"
+    assert list(tmp_path.iterdir()) == []
+
+
 CP_SAT_THEN_CTRL_C = """
 import os, signal, threading, time
 from ortools.sat.python import cp_model

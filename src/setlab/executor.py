@@ -54,21 +54,20 @@ def default_workers() -> int:
     >>> os.environ["SETLAB_WORKERS"] = "3"
     >>> default_workers()
     3
-    >>> os.environ["SETLAB_WORKERS"] = "abc"
+    >>> os.environ["SETLAB_WORKERS"] = "0"
     >>> default_workers()
     Traceback (most recent call last):
     ...
-    setlab.errors.SetlabError: SETLAB_WORKERS must be a whole number of worker processes, got 'abc'
+    setlab.errors.SetlabError: SETLAB_WORKERS must be a whole number of workers, 1 or more, got '0'
     >>> del os.environ["SETLAB_WORKERS"]
     """
     text = os.environ.get("SETLAB_WORKERS", "").strip()
     if text:
-        try:
-            return max(1, int(text))
-        except ValueError:
+        if not text.isdigit() or int(text) < 1:
             raise SetlabError(
-                f"SETLAB_WORKERS must be a whole number of worker processes, got {text!r}"
-            ) from None
+                f"SETLAB_WORKERS must be a whole number of workers, 1 or more, got {text!r}"
+            )
+        return int(text)
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 

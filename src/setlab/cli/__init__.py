@@ -113,6 +113,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as exit_:  # a refused argument (2), or --help / --version (0)
             return exit_.code if isinstance(exit_.code, int) else 2
         interrupted = getattr(args, "interrupted", None) or INTERRUPTED
+        from setlab.executor import default_workers
+
+        default_workers()  # a bad $SETLAB_WORKERS: refused before any work, not in a pool
         return args.run(args) or 0
     except SetlabError as error:
         print(f"error: {error}", file=sys.stderr)
