@@ -468,6 +468,20 @@ def test_a_bad_setlab_workers_is_refused_before_any_work(capsys, monkeypatch, tm
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    "argv, command",
+    [
+        (["third", "0000", "1111", "2222"], "third"),
+        (["caps", "count", "--picture", "x.png"], "caps count"),
+        (["heuristic", "search", "-n", "4", "--bogus"], "heuristic search"),
+    ],
+)
+def test_unrecognized_words_point_to_the_command_s_own_help(capsys, argv, command):
+    line = refused(capsys, *argv)
+    assert line.startswith("error: unrecognized arguments: ")
+    assert line.endswith(f"(see 'setlab {command} --help')")
+
+
 CP_SAT_THEN_CTRL_C = """
 import os, signal, threading, time
 from ortools.sat.python import cp_model

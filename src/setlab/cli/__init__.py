@@ -47,7 +47,27 @@ def _groups(argv: Sequence[str] | None) -> tuple[str, ...]:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors: ``error: ...`` and exit code 2, no usage dump."""
+    """argparse with one-line errors: ``error: ...`` and exit code 2, no usage dump.
+
+    Words no parser takes are reported by the command's own parser, the last one to start
+    parsing (``setlab third A B C``: see 'setlab third --help', not 'setlab --help').
+    """
+
+    last: _Parser | None = None
+
+    def parse_known_args(
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        _Parser.last = self
+        return super().parse_known_args(args, namespace)
+
+    def parse_args(
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            (_Parser.last or self).error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
 
     def error(self, message: str) -> NoReturn:
         print(f"error: {message} (see '{self.prog} --help')", file=sys.stderr)
