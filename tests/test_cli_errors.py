@@ -482,6 +482,24 @@ def test_unrecognized_words_point_to_the_command_s_own_help(capsys, argv, comman
     assert line.endswith(f"(see 'setlab {command} --help')")
 
 
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["1RSD", "2RSD", "3RSD", "-o", "s.svg", "--scale", "5"],
+         "--scale sets a PNG's resolution: it does not apply to an SVG"),
+        (["--config", "c.txt", "0000", "-o", "d.svg"],
+         "give either cards (a board) or --config (a configuration), not both"),
+        (["--config", "c.txt", "--columns", "2", "-o", "d.svg"],
+         "--columns lays out a board: it does not apply to --config"),
+    ],
+)  # fmt: skip
+def test_draw_refuses_options_that_would_be_ignored(capsys, monkeypatch, tmp_path, argv, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.txt").write_text("0000\n1111\n")
+    assert refused(capsys, "draw", *argv) == f"error: {message}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.txt"]
+
+
 CP_SAT_THEN_CTRL_C = """
 import os, signal, threading, time
 from ortools.sat.python import cp_model

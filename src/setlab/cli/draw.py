@@ -73,7 +73,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     draw.add_argument(
         "--scale",
         type=float_in(0, MAX_SCALE, open_low=True),
-        default=2.0,
         help=f"PNG pixels per SVG unit (default 2, at most {MAX_SCALE:g})",
     )
     draw.add_argument(
@@ -91,6 +90,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run_draw(args: argparse.Namespace) -> int:
     output = output_path(args.output, (".svg", ".png"), "--output")
+    if args.scale is not None and output.suffix.lower() != ".png":
+        raise SetlabError("--scale sets a PNG's resolution: it does not apply to an SVG")
+    args.scale = 2.0 if args.scale is None else args.scale
     if args.teaching:
         return _run_teaching(args, output)
     if args.card is not None:
@@ -105,6 +107,10 @@ def run_draw(args: argparse.Namespace) -> int:
         return _run_variant(args, output)
     if args.config is not None and args.file is not None:
         raise SetlabError("give either --file (a board) or --config (a configuration), not both")
+    if args.config is not None and args.cards:
+        raise SetlabError("give either cards (a board) or --config (a configuration), not both")
+    if args.config is not None and args.columns is not None:
+        raise SetlabError("--columns lays out a board: it does not apply to --config")
     if args.config is not None:
         args.file = args.config
     cards = read_cards(args)
