@@ -46,7 +46,12 @@ def register(commands: argparse._SubParsersAction) -> None:
                       help="values per property for --variant set (default 3)")  # fmt: skip
     find.set_defaults(run=run_find)
 
-    third = commands.add_parser("third", help="the card completing two cards to a set")
+    third = commands.add_parser(
+        "third",
+        help="the card completing two cards to a set",
+        description="Print the one card that makes a set with cards A and B: in each property "
+        "the same value if A and B share it, else the value neither has.",
+    )
     third.add_argument("first", metavar="A")
     third.add_argument("second", metavar="B")
     add_properties(third)
@@ -64,11 +69,20 @@ def register(commands: argparse._SubParsersAction) -> None:
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.set_defaults(run=run_check)
 
-    words = commands.add_parser("words", help="every word a card name may use")
+    words = commands.add_parser(
+        "words",
+        help="every word a card name may use",
+        description="Print the words of card names (numbers, colours, shadings, shapes) and "
+        "their letters in card codes such as 2RTO.",
+    )
     words.add_argument("--json", action="store_true", help="print one JSON object")
     words.set_defaults(run=run_words)
 
-    cards = commands.add_parser("deck", help="list every card: index, code, digits, name")
+    cards = commands.add_parser(
+        "deck",
+        help="list every card: index, code, digits, name",
+        description="List the 3^P cards of the deck, one a line: index, code, digits, name.",
+    )
     add_properties(cards)
     cards.add_argument("--json", action="store_true", help="print one JSON object")
     cards.set_defaults(run=run_deck)

@@ -14,7 +14,11 @@ __all__ = ["register", "run_demo"]
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    demo = commands.add_parser("demo", help="solve the paper's 12-card board with 14 sets")
+    demo = commands.add_parser(
+        "demo",
+        help="solve the paper's 12-card board with 14 sets",
+        description="Find every set on the 12-card board of the seed paper (14 sets) and time it.",
+    )
     demo.add_argument("--json", action="store_true", help="print one JSON object")
     demo.set_defaults(run=run_demo)
 

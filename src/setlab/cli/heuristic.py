@@ -60,7 +60,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Simulated annealing with restarts over swaps of one card in and one out.",
     )
     add_properties(search, absent=True)
-    search.add_argument("-n", "--cards", type=int_in(0), required=True, metavar="N")
+    search.add_argument("-n", "--cards", type=int_in(0), required=True, metavar="N",
+                        help="number of cards")  # fmt: skip
     search.add_argument("--minimize", action="store_true", help="fewest sets instead of most")
     search.add_argument(
         "--seconds",

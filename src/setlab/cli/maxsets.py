@@ -45,14 +45,15 @@ def register(commands: argparse._SubParsersAction) -> None:
             type=int_in(0),
             metavar="K",
             default=None,
-            help="largest n for the pruned search (default: 30 for P = 4)",
+            help="largest n for the pruned max search, which proves M(n) (default: 30 for P = 4)",
         )
         parser.add_argument(
             "--min-search-up-to",
             type=int_in(0),
             metavar="K",
             default=None,
-            help="largest n for the pruned min search (default: 33 for P = 4)",
+            help="largest n for the pruned min search, which proves m(n); either problem may need "
+            "the other through the complement identity (default: 33 for P = 4)",
         )
         if sense == "max":
             parser.add_argument("--variant", choices=["set", "ultra"], default="set",
