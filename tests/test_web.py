@@ -337,6 +337,28 @@ def test_serve_refuses_a_bad_port_or_a_busy_one_in_one_line(capsys):
     assert err.startswith("error: cannot listen on 127.0.0.1:") and err.count("\n") == 1
 
 
+def test_ctrl_c_stops_serve_with_one_line_that_is_no_error(tmp_path):
+    """Ctrl-C is how the server stops (its first line says so): one line, no "error", exit 130."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SETLAB_STORE": str(tmp_path / "s.sqlite")}
+    argv = [sys.executable, "-m", "setlab", "serve", "--port", "0"]
+    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    process = subprocess.Popen(argv, text=True, env=env, **pipes)
+    try:
+        assert "(Ctrl-C stops)" in process.stdout.readline()  # listening
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 130
+    assert err.splitlines() == ["setlab serve: stopped (games played are kept in the store)"]
+
+
 def ultra_brute(cards: tuple[int, ...]) -> bool:
     a, b, c, d = (digits(x) for x in cards)
     return any(

@@ -25,7 +25,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--port", type=int_in(0, 65535), default=8765, help="port (default 8765; 0: any free one)"
     )
     add_store(serve)
-    serve.set_defaults(run=run_serve)
+    # Ctrl-C is how a server stops (its first line says so): no "error", still exit 130
+    serve.set_defaults(run=run_serve, interrupted="setlab serve: stopped (games played are kept "
+                       "in the store)")  # fmt: skip
 
 
 def listen(host: str, port: int) -> socket.socket:
