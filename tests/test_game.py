@@ -481,3 +481,17 @@ def test_simulate_bad_input_is_one_line(capsys, argv):
     assert main(["simulate", *argv]) == 2
     _, err = capsys.readouterr()
     assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
+
+
+def test_exact_no_set_probability_refuses_a_draw_the_deck_cannot_give():
+    """It returned None for 100 cards of AG(2,3) and 1 for -1 cards; both are errors now."""
+    from setlab.errors import SetlabError
+    from setlab.game import exact_no_set_probability
+
+    for cards, properties in ((10, 2), (100, 2), (-1, 4), (82, 4)):
+        with pytest.raises(SetlabError, match="cannot draw"):
+            exact_no_set_probability(cards, properties)
+    assert exact_no_set_probability(9, 2) == 0  # the whole plane of 9 cards holds 12 sets
+    # 4 of the 9 cards hold a set iff they hold one of the 12 lines (plus any of 6 cards; no 4
+    # cards hold two lines): 126 - 72 = 54 draws without one
+    assert exact_no_set_probability(4, 2) == Fraction(54, 126)

@@ -139,8 +139,8 @@ def deletion_bound(cards: int, previous: int, sense: Sense = "max") -> int:
     --------
     >>> deletion_bound(9, 8)  # M(8) = 8 forces M(9) <= 12
     12
-    >>> deletion_bound(47, 1, "min"), deletion_bound(22, 3, "min")  # from m(46) >= 1, m(21) = 3
-    (2, 4)
+    >>> deletion_bound(47, 2, "min"), deletion_bound(22, 3, "min")  # m(46) >= 2 (P = 5), m(21) = 3
+    (3, 4)
     """
     if sense == "min":
         if cards <= 3:  # T - ceil(3T/n) <= 0: only m(n) >= m(n-1), deletion never adds sets

@@ -161,8 +161,10 @@ def case_clauses(properties: int, cards: int, case: OneSetCase) -> tuple[int, li
     Examples
     --------
     >>> variables, clauses = case_clauses(3, 7, OneSetCase((0, 1, 3), 0))
-    >>> variables, len(clauses)  # 4 points in ext(K), in 4 pairs about o: 7 = 3 + 2 * 2 + 0
+    >>> variables, len(clauses)  # ext(K) = 3 points in 2 pairs about o; 7 = 3 + 2 * 2 + 0 singles
     (21, 72)
+    >>> 3 * 3 + 3 * 2 + 2 + 2 * 2  # s(x, a), g(p, a) for the 2 doubles, y(t), R(t, j)
+    21
     """
     dimension = properties - 1
     ext, groups = _room(dimension, case.cap, case.fibre)

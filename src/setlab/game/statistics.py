@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from setlab.cards import deck_size
+from setlab.cards import check_properties, deck_size
 from setlab.errors import SetlabError
 from setlab.game.tally import GameTally
 
@@ -147,7 +147,14 @@ def exact_no_set_probability(cards: int, properties: int = 4) -> Fraction | None
     Fraction(1, 1)
     >>> exact_no_set_probability(12)
     Fraction(325432404, 10074689485)
+    >>> exact_no_set_probability(10, 2)
+    Traceback (most recent call last):
+    ...
+    setlab.errors.SetlabError: cannot draw 10 cards from a deck of 9
     """
+    check_properties(properties)
+    if not 0 <= cards <= deck_size(properties):
+        raise SetlabError(f"cannot draw {cards} cards from a deck of {deck_size(properties)}")
     if cards < 3:
         return Fraction(1)
     from setlab.extremal.caps import no_set_probability  # cap counting, imported on first use
