@@ -43,6 +43,7 @@ __all__ = [
     "default_store_path",
     "interval",
     "interval_text",
+    "job_digest",
     "software_versions",
 ]
 

@@ -49,6 +49,9 @@ __all__ = [
     "card_code",
     "card_name",
     "display_card",
+    "engine_tables",
+    "exact_mean_structures",
+    "game_figures",
     "mode",
     "mode_properties",
     "play_variant",
@@ -118,7 +121,7 @@ def mode(name: str) -> Mode:
     return MODES[name]
 
 
-def next_size(size: int) -> int:
+def _next_size(size: int) -> int:
     """The table size after adding cards: the next multiple of 3 above ``size``."""
     return size + 3 - size % 3
 
@@ -422,7 +425,7 @@ class VariantTable:
 
     def add_cards(self) -> None:
         """Deal up to the next multiple of 3 (the deck allowing)."""
-        more = self.order[self.dealt : self.dealt + next_size(len(self.cards)) - len(self.cards)]
+        more = self.order[self.dealt : self.dealt + _next_size(len(self.cards)) - len(self.cards)]
         self.cards.extend(more)
         self.dealt += len(more)
         self.version += 1
@@ -722,7 +725,7 @@ def engine_tables(m: Mode) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
 
 
 @cache
-def structures_in_deck(name: str) -> int:
+def _structures_in_deck(name: str) -> int:
     """Structures of the mode's kind among all cards of its deck (the kernel over the deck)."""
     m = mode(name)
     return count_structures(range(m.cards), m.structure, m.properties, m.values)
@@ -741,7 +744,8 @@ def exact_mean_structures(name: str, cards: int) -> Fraction:
     Fraction(84, 25)
     """
     m = mode(name)
-    return Fraction(math.comb(cards, m.size) * structures_in_deck(name), math.comb(m.cards, m.size))
+    in_deck = _structures_in_deck(name)
+    return Fraction(math.comb(cards, m.size) * in_deck, math.comb(m.cards, m.size))
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,7 @@ from __future__ import annotations
 from fractions import Fraction
 from numbers import Integral
 
-__all__ = ["check_farkas", "forced_types", "program"]
+__all__ = ["check_farkas", "degree_bound", "forced_types", "program"]
 
 
 def _classes(p: int, d: int) -> int:

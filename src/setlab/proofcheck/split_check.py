@@ -93,6 +93,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = [
+    "affine_group",
     "check_split",
     "check_split_maximum",
     "largest_pencil_bound",
