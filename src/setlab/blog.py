@@ -84,7 +84,13 @@ def find_sets_generate_and_test(
 
 
 def find_sets_mod(cards: Sequence[Vector]) -> list[Triple]:
-    """Method 2: generate and test with the mod-3 test."""
+    """Method 2: generate and test with the mod-3 test.
+
+    Examples
+    --------
+    >>> find_sets_mod([(0, 0, 0, 0), (1, 1, 1, 1), (2, 2, 2, 2), (0, 1, 2, 0)])  # 0+1+2 = 0 mod 3
+    [(0, 1, 2)]
+    """
     return find_sets_generate_and_test(cards, is_set_mod)
 
 

@@ -156,6 +156,14 @@ def value_proof(result: Result, store: Store, level_file: dict[str, str]) -> dic
 
     ``level_file`` maps a stored level's name to its file in the bundle (filled as levels are
     met; :func:`write_bundle` writes them).
+
+    Examples
+    --------
+    >>> store = Store(":memory:")
+    >>> argument = {"method": "trivial", "argument": "all 9 cards: 12 lines"}
+    >>> _ = store.record_bound("maxsets", 2, 9, "max", 12, argument, "trivial")
+    >>> value_proof(store.get("maxsets", 2, 9), store, {})
+    {'method': 'trivial', 'certificate': {'argument': 'all 9 cards: 12 lines'}}
     """
     proof = result.proof or {}
     method = proof.get("method")

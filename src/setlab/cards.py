@@ -103,7 +103,16 @@ def deck_size(properties: int) -> int:
 
 
 def check_properties(properties: int) -> None:
-    """Raise :class:`SetlabError` unless ``1 <= properties <= MAX_PROPERTIES``."""
+    """Raise :class:`SetlabError` unless ``1 <= properties <= MAX_PROPERTIES``.
+
+    Examples
+    --------
+    >>> check_properties(4)  # the real deck: nothing to say
+    >>> check_properties(0)
+    Traceback (most recent call last):
+    ...
+    setlab.errors.SetlabError: properties must be an integer from 1 to 10, got 0
+    """
     if not isinstance(properties, int) or not 1 <= properties <= MAX_PROPERTIES:
         raise SetlabError(
             f"properties must be an integer from 1 to {MAX_PROPERTIES}, got {properties!r}"

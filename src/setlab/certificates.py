@@ -93,20 +93,45 @@ def recount(cards: list[int], properties: int) -> int:
 
 
 def check_witness(result: Result) -> Check:
-    """The stored witness has ``cards`` distinct cards and exactly ``value`` sets."""
+    """The stored witness has ``cards`` distinct cards and exactly ``value`` sets.
+
+    Examples
+    --------
+    >>> store = Store(":memory:")
+    >>> _ = store.record_witness("maxsets", 2, 4, "max", 1, [0, 1, 2, 3], "a line and a card")
+    >>> check_witness(store.get("maxsets", 2, 4)).detail
+    '1 set re-counted'
+    >>> _ = store.record_witness("maxsets", 2, 5, "max", 2, [0, 1, 2, 3, 4], "claims too many")
+    >>> check_witness(store.get("maxsets", 2, 5)).detail  # 00 01 02 10 11: one line only
+    '1 set re-counted'
+    >>> check_witness(store.get("maxsets", 2, 5)).ok
+    False
+    """
     n = deck_size(result.properties)
     witness = result.witness or []
     if len(set(witness)) != result.cards or any(not 0 <= c < n for c in witness):
         return _check(result, "witness", False, "not a set of distinct cards of the right size")
     sets = recount(witness, result.properties)
-    return _check(result, "witness", sets == result.value, f"{sets} sets re-counted")
+    noun = "set" if sets == 1 else "sets"
+    return _check(result, "witness", sets == result.value, f"{sets} {noun} re-counted")
 
 
 def check_bound(
     result: Result, store: Store, rerun: bool = False, scheduler: str | None = None
 ) -> Check:
     """Re-check the proof record of a stored bound (``rerun``: repeat searches and walks, on
-    the Dask cluster of ``scheduler`` when given; see :func:`setlab.executor.run_tasks`)."""
+    the Dask cluster of ``scheduler`` when given; see :func:`setlab.executor.run_tasks`).
+
+    Examples
+    --------
+    >>> store = Store(":memory:")
+    >>> _ = store.record_bound("maxsets", 2, 9, "max", 12, {"method": "trivial"}, "trivial")
+    >>> check_bound(store.get("maxsets", 2, 9), store).ok  # the whole deck: its 12 lines
+    True
+    >>> _ = store.record_bound("maxsets", 2, 8, "max", 7, {"method": "trivial"}, "trivial")
+    >>> check_bound(store.get("maxsets", 2, 8), store).ok  # 8 of 9 cards is not trivial
+    False
+    """
     proof = result.proof or {}
     method = proof.get("method")
     p, n, bound = result.properties, result.cards, result.bound
@@ -317,7 +342,15 @@ def check_citations(result: Result, store: Store, memo: dict[Key, str] | None = 
 
 
 def trusted(rerun: bool) -> str:
-    """One line: what ``verify_store`` takes on trust rather than checks."""
+    """One line: what ``verify_store`` takes on trust rather than checks.
+
+    Examples
+    --------
+    >>> trusted(rerun=False).startswith("trusted: Python integers for witnesses and arithmetic")
+    True
+    >>> "replay each stored level's closure" in trusted(rerun=True)
+    True
+    """
     closure = (
         "setlab's own search code and nauty to replay each stored level's closure"
         if rerun
@@ -437,6 +470,16 @@ def check_complements(store: Store, properties: int) -> list[Check]:
 
     A max witness with v sets gives a min witness for N - n with identity - v sets, so the proven
     min bound cannot exceed that (and likewise the other way); both proven means they sum exactly.
+
+    Examples
+    --------
+    >>> store = Store(":memory:")  # AG(2,3): M(5) = 2 and m(4) = 0, and 12 - 4 * 5 / 2 = 2
+    >>> _ = store.record_witness("maxsets", 2, 5, "max", 2, [0, 1, 2, 3, 6], "two lines")
+    >>> _ = store.record_bound("maxsets", 2, 5, "max", 2, {"method": "example"}, "example")
+    >>> _ = store.record_witness("minsets", 2, 4, "min", 0, [4, 5, 7, 8], "a cap")
+    >>> _ = store.record_bound("minsets", 2, 4, "min", 0, {"method": "example"}, "example")
+    >>> [(c.cards, c.ok) for c in check_complements(store, 2)]
+    [(5, True)]
     """
     size = deck_size(properties)
     out = []

@@ -59,7 +59,15 @@ def digits(properties: int) -> np.ndarray:
 
 
 def weights(properties: int) -> np.ndarray:
-    """Place values 3^(P-1), ..., 3, 1: ``digits(P) @ weights(P)`` are the card indices."""
+    """Place values 3^(P-1), ..., 3, 1: ``digits(P) @ weights(P)`` are the card indices.
+
+    Examples
+    --------
+    >>> weights(4).tolist()
+    [27, 9, 3, 1]
+    >>> int(np.array([1, 0, 1, 2]) @ weights(4))  # the card 1012
+    32
+    """
     return 3 ** np.arange(properties - 1, -1, -1, dtype=np.int64)
 
 

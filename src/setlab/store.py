@@ -100,14 +100,33 @@ CREATE TABLE IF NOT EXISTS games (
 
 
 def default_store_path() -> Path:
-    """``$SETLAB_STORE`` if set, else ``results.sqlite`` in the user's data directory."""
+    """``$SETLAB_STORE`` if set, else ``results.sqlite`` in the user's data directory.
+
+    Examples
+    --------
+    >>> saved = os.environ.pop("SETLAB_STORE", None)
+    >>> default_store_path().name
+    'results.sqlite'
+    >>> os.environ["SETLAB_STORE"] = "/tmp/mine.sqlite"
+    >>> default_store_path()
+    PosixPath('/tmp/mine.sqlite')
+    >>> del os.environ["SETLAB_STORE"]
+    >>> if saved is not None:  # leave the environment as it was
+    ...     os.environ["SETLAB_STORE"] = saved
+    """
     if os.environ.get("SETLAB_STORE"):
         return Path(os.environ["SETLAB_STORE"])
     return Path(platformdirs.user_data_dir("setlab")) / "results.sqlite"
 
 
 def software_versions() -> dict[str, str]:
-    """Versions of Python, setlab and the numeric libraries, for proof records."""
+    """Versions of Python, setlab and the numeric libraries, for proof records.
+
+    Examples
+    --------
+    >>> sorted(software_versions())
+    ['numba', 'numpy', 'python', 'setlab']
+    """
     import numba
     import numpy
 

@@ -277,7 +277,13 @@ def counting_bound(properties: int, cards: int, sense: Sense) -> int:
 
 
 def default_iterations(properties: int) -> int:
-    """Swaps proposed per annealing restart: 400 per card of the deck, at least 20 000."""
+    """Swaps proposed per annealing restart: 400 per card of the deck, at least 20 000.
+
+    Examples
+    --------
+    >>> default_iterations(3), default_iterations(4), default_iterations(5)
+    (20000, 32400, 97200)
+    """
     return max(20_000, 400 * deck_size(properties))
 
 
@@ -397,7 +403,16 @@ def local_search(
 
 
 def record_cmm(store: Store, result: NestedConfigurations) -> int:
-    """Store every CMM configuration as a max witness; return how many improved the store."""
+    """Store every CMM configuration as a max witness; return how many improved the store.
+
+    Examples
+    --------
+    >>> store = Store(":memory:")
+    >>> record_cmm(store, cmm(2)), record_cmm(store, cmm(2))  # n = 1..9; then nothing new
+    (9, 0)
+    >>> store.get("maxsets", 2, 9).value  # the whole plane
+    12
+    """
     improved = 0
     for n in range(1, len(result.order) + 1):
         improved += store.record_witness(
@@ -408,7 +423,15 @@ def record_cmm(store: Store, result: NestedConfigurations) -> int:
 
 
 def record_search(store: Store, result: AnnealResult) -> bool:
-    """Store a search's configuration as a max or min witness; True if it improved the store."""
+    """Store a search's configuration as a max or min witness; True if it improved the store.
+
+    Examples
+    --------
+    >>> store = Store(":memory:")
+    >>> result = local_search(2, 5, "min", restarts=2, seconds=None, seed=0)
+    >>> record_search(store, result), record_search(store, result), result.sets
+    (True, False, 1)
+    """
     return store.record_witness(
         PROBLEMS[result.sense],
         result.properties,

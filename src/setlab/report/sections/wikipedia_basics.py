@@ -57,7 +57,13 @@ def sets_by_differing_features() -> dict[int, int]:
 
 
 def deck_sums_to_zero() -> bool:
-    """True iff the 81 cards sum to 0 in F_3^4: so after 26 sets the last 3 cards are a set."""
+    """True iff the 81 cards sum to 0 in F_3^4: so after 26 sets the last 3 cards are a set.
+
+    Examples
+    --------
+    >>> deck_sums_to_zero()  # each digit takes each value 27 times: 27 * (0 + 1 + 2) = 81
+    True
+    """
     return bool((digits(4).astype(np.int64).sum(axis=0) % 3 == 0).all())
 
 
