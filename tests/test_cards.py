@@ -82,3 +82,12 @@ def test_parse_board_rejects_duplicates_and_emptiness():
 def test_index_vector_round_trip(case):
     properties, index = case
     assert index_of(vector_of(index, properties)) == index
+
+
+def test_a_card_given_twice_is_named_once_or_with_its_other_spelling():
+    with pytest.raises(SetlabError) as same:
+        parse_board(["0000", "1111", "0000"])
+    assert str(same.value) == "duplicate card '0000'"
+    with pytest.raises(SetlabError) as other:
+        parse_board(["1RSD", "1 red solid diamond"])
+    assert str(other.value) == "duplicate card '1 red solid diamond' (same as '1RSD')"

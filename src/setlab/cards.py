@@ -242,9 +242,24 @@ def _normalise(word: str) -> str:
 def parse_card(text: str, properties: int = 4) -> int:
     """Index of the card written as ``text``.
 
-    Accepts the digit string (``"0120"``, any P), and for P = 4 the code (``"2RTO"``) or a name
-    whose words come in any order, singular or plural, with common synonyms (``"two lined red
-    pills"``). Raises :class:`SetlabError` naming the offending word.
+    Parameters
+    ----------
+    text : str
+        The digit string (``"0120"``, any P), and for P = 4 the code (``"2RTO"``) or a name
+        whose words come in any order, singular or plural, with common synonyms (``"two lined
+        red pills"``).
+    properties : int, default 4
+        P, the number of properties.
+
+    Returns
+    -------
+    int
+        The card's index in 0 .. 3^P - 1 (its digits read in base 3).
+
+    Raises
+    ------
+    SetlabError
+        When ``text`` names no card; the message names the offending word.
 
     Examples
     --------
@@ -393,7 +408,18 @@ def split_board(texts: Iterable[str], properties: int = 4) -> list[str]:
 def parse_board(texts: Iterable[str], properties: int = 4) -> list[Card]:
     """Parse several cards; a board must be non-empty and hold no card twice.
 
-    The cards may be typed loosely (unquoted names, commas): see :func:`split_board`.
+    Parameters
+    ----------
+    texts : iterable of str
+        The cards as :func:`parse_card` reads them; they may be typed loosely (unquoted names,
+        commas): see :func:`split_board`.
+    properties : int, default 4
+        P, the number of properties.
+
+    Returns
+    -------
+    list of Card
+        In the order given.
 
     Examples
     --------
@@ -407,7 +433,9 @@ def parse_board(texts: Iterable[str], properties: int = 4) -> list[Card]:
     for text in split_board(texts, properties):
         card = Card.parse(text, properties)
         if card.index in seen:
-            raise SetlabError(f"duplicate card '{text.strip()}' (same as '{seen[card.index]}')")
+            first = seen[card.index]
+            again = "" if first == text.strip() else f" (same as '{first}')"
+            raise SetlabError(f"duplicate card '{text.strip()}'{again}")
         seen[card.index] = text.strip()
         board.append(card)
     if not board:
@@ -417,6 +445,15 @@ def parse_board(texts: Iterable[str], properties: int = 4) -> list[Card]:
 
 def deck(properties: int = 4) -> list[Card]:
     """All 3^P cards in index order.
+
+    Parameters
+    ----------
+    properties : int, default 4
+        P, the number of properties.
+
+    Returns
+    -------
+    list of Card
 
     Examples
     --------

@@ -47,6 +47,18 @@ Board = Sequence[int | Card] | np.ndarray
 def is_set(a: Card, b: Card, c: Card) -> bool:
     """True iff three distinct cards form a set: every property all same or all different.
 
+    In F_3^P that is a + b + c = 0: three values of a property sum to 0 mod 3 exactly when they
+    are all equal or all different.
+
+    Parameters
+    ----------
+    a, b, c : Card
+        Three cards of one deck; two equal cards are never a set.
+
+    Returns
+    -------
+    bool
+
     Examples
     --------
     >>> is_set(Card.parse("1RSD"), Card.parse("2RSD"), Card.parse("3RSD"))
@@ -119,6 +131,18 @@ def hint(board: Board, properties: int = 4) -> tuple[int | None, int]:
 def third_card(a: Card, b: Card) -> Card:
     """The unique card that completes two distinct cards to a set.
 
+    In F_3^P the third card is -(a + b): in each property the shared value, or the one neither
+    card has.
+
+    Parameters
+    ----------
+    a, b : Card
+        Two different cards of one deck.
+
+    Returns
+    -------
+    Card
+
     Examples
     --------
     >>> print(third_card(Card.parse("3 red solid diamonds"), Card.parse("2 green solid squiggles")))
@@ -161,6 +185,18 @@ def _sets_of_board(cards: np.ndarray, properties: int) -> np.ndarray:
 def find_sets(board: Board, properties: int = 4) -> list[tuple[int, int, int]]:
     """All sets on a board, as sorted triples of positions into ``board``, in order.
 
+    Parameters
+    ----------
+    board : sequence of Card or int, or a 1-D array of card indices
+        The cards on the table, distinct, in table order.
+    properties : int, default 4
+        P: the cards are points of F_3^P (the real deck has 4 properties, 81 cards).
+
+    Returns
+    -------
+    list of (int, int, int)
+        Each set as three positions i < j < k into ``board``, sorted.
+
     Examples
     --------
     >>> board = [Card.parse(c) for c in ("1RSD", "2RSD", "3RSD", "1GSD", "1PSD")]
@@ -172,6 +208,18 @@ def find_sets(board: Board, properties: int = 4) -> list[tuple[int, int, int]]:
 
 def count_sets(board: Board, properties: int = 4) -> int:
     """Number of sets on a board.
+
+    Parameters
+    ----------
+    board : sequence of Card or int, or a 1-D array of card indices
+        The cards on the table, distinct.
+    properties : int, default 4
+        P, the number of properties.
+
+    Returns
+    -------
+    int
+        ``len(find_sets(board, properties))``, without building the triples.
 
     Examples
     --------
@@ -248,8 +296,21 @@ def count_sets_batch(
 ) -> np.ndarray:
     """Number of sets on each row of a (B, k) array of card indices.
 
-    ``lengths[b]``, if given, says that only the first ``lengths[b]`` cards of row b are on the
-    board (boards of different sizes in one array).
+    Parameters
+    ----------
+    boards : ndarray of int, shape (B, k)
+        One board per row, its cards distinct indices of the deck.
+    properties : int, default 4
+        P, the number of properties.
+    lengths : ndarray of int, shape (B,), optional
+        ``lengths[b]`` says that only the first ``lengths[b]`` cards of row b are on the board
+        (boards of different sizes in one array).
+
+    Returns
+    -------
+    ndarray of int64, shape (B,)
+        The number of sets on each board, counted by a compiled kernel over the boards in
+        parallel.
 
     Examples
     --------
@@ -264,8 +325,21 @@ def find_sets_batch(
 ) -> tuple[np.ndarray, np.ndarray]:
     """All sets on each row of a (B, k) array of card indices.
 
-    Returns ``(offsets, sets)``: the sets of board b are the rows
-    ``sets[offsets[b]:offsets[b + 1]]``, sorted position triples as in :func:`find_sets`.
+    Parameters
+    ----------
+    boards : ndarray of int, shape (B, k)
+        One board per row, as in :func:`count_sets_batch`.
+    properties : int, default 4
+        P, the number of properties.
+    lengths : ndarray of int, shape (B,), optional
+        The number of cards on each board, as in :func:`count_sets_batch`.
+
+    Returns
+    -------
+    offsets : ndarray of int64, shape (B + 1,)
+    sets : ndarray of int64, shape (offsets[-1], 3)
+        The sets of board b are the rows ``sets[offsets[b]:offsets[b + 1]]``, sorted position
+        triples as in :func:`find_sets`.
 
     Examples
     --------
