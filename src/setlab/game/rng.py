@@ -72,7 +72,18 @@ class GameRandom:
 
 @nb.njit(cache=True)
 def mix64(z):  # pragma: no cover - compiled
-    """The SplitMix64 finaliser on a ``uint64`` (compiled twin of the Python one)."""
+    """The SplitMix64 finaliser on a ``uint64``: the compiled twin of the one GameRandom uses.
+
+    A bijection of 64-bit words; each word a game draws is the finaliser of its state after the
+    state has advanced by the golden-ratio constant.
+
+    Examples
+    --------
+    >>> rng = GameRandom(seed=5, game=1)
+    >>> word = mix64(np.uint64((rng.state + 0x9E3779B97F4A7C15) & WORD_MASK))
+    >>> word == rng.next()
+    True
+    """
     z = (z ^ (z >> np.uint64(30))) * np.uint64(_MIX_1)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX_2)
     return z ^ (z >> np.uint64(31))
@@ -80,7 +91,16 @@ def mix64(z):  # pragma: no cover - compiled
 
 @nb.njit(cache=True)
 def start_state(seed_word, game):  # pragma: no cover - compiled
-    """The state :class:`GameRandom` starts from for game ``game`` of ``seed_word`` (uint64)."""
+    """The state :class:`GameRandom` starts from for game ``game`` of ``seed_word`` (uint64).
+
+    It is ``mix64(mix64(seed_word) + game)`` modulo 2^64, so a kernel thread can start any game
+    of a seed on its own and draw the same numbers as the Python engine.
+
+    Examples
+    --------
+    >>> int(start_state(np.uint64(4), 2)) == GameRandom(seed=4, game=2).state
+    True
+    """
     return mix64(mix64(seed_word) + np.uint64(game))
 
 

@@ -36,12 +36,37 @@ order of :func:`setlab.find.find_sets`, and ``rng`` is the game's random source.
 
 
 def take_random(table: tuple[int, ...], sets: list[tuple[int, int, int]], rng: GameRandom) -> int:
-    """Strategy: a set chosen uniformly at random among those on the table."""
+    """Strategy: a set chosen uniformly at random among those on the table.
+
+    The index is drawn by ``rng.below(len(sets))``, so a game's choices follow from its seed;
+    this is the built-in strategy ``"random"``.
+
+    Examples
+    --------
+    >>> table = tuple(range(9))  # the whole deck of P = 2: its 12 lines are its sets
+    >>> sets = find_sets(table, 2)
+    >>> rng = GameRandom(seed=1, game=0)
+    >>> [sets[take_random(table, sets, rng)] for _ in range(3)]
+    [(0, 5, 7), (0, 3, 6), (0, 5, 7)]
+    >>> play_game(seed=7, strategy=take_random).taken == play_game(seed=7, strategy="random").taken
+    True
+    """
     return rng.below(len(sets))
 
 
 def take_first(table: tuple[int, ...], sets: list[tuple[int, int, int]], rng: GameRandom) -> int:
-    """Strategy: the first set in table order (smallest first two positions)."""
+    """Strategy: the first set in table order (smallest first two positions).
+
+    That is ``sets[0]`` in the order of :func:`setlab.find.find_sets`; nothing is drawn from
+    ``rng``. This is the built-in strategy ``"first"``.
+
+    Examples
+    --------
+    >>> table = tuple(range(9))  # the whole deck of P = 2: its 12 lines are its sets
+    >>> sets = find_sets(table, 2)
+    >>> sets[take_first(table, sets, GameRandom(seed=1, game=0))]
+    (0, 1, 2)
+    """
     return 0
 
 
@@ -94,7 +119,16 @@ def resolve_strategy(strategy: str | Strategy) -> Strategy:
 
 
 def check_deal(deal: int) -> None:
-    """Refuse a deal of fewer than one card (a SetlabError)."""
+    """Check a deal (cards dealt at the start): return None, or raise SetlabError below one card.
+
+    Examples
+    --------
+    >>> check_deal(12)  # the real game's deal passes silently
+    >>> check_deal(0)
+    Traceback (most recent call last):
+    ...
+    setlab.errors.SetlabError: deal at least one card
+    """
     if deal < 1:
         raise SetlabError("deal at least one card")
 

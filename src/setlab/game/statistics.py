@@ -114,7 +114,17 @@ def clustered_ratio(sums: np.ndarray, games: int) -> Estimate:
 
 
 def mean_estimate(total: float, square: float, count: int) -> Estimate:
-    """A mean of ``count`` independent observations with a normal 95% interval."""
+    """A mean of ``count`` independent observations with a normal 95% interval.
+
+    ``total`` and ``square`` are the sums of the observations and of their squares; the interval
+    is mean +- Z95 s / sqrt(count), with s the sample standard deviation (divisor count - 1).
+
+    Examples
+    --------
+    >>> e = mean_estimate(total=1 + 2 + 3, square=1 + 4 + 9, count=3)  # observations 1, 2, 3
+    >>> e.value, round(e.low, 3), round(e.high, 3), e.observations
+    (2.0, 0.868, 3.132, 3)
+    """
     if count == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
     mean = total / count
@@ -188,7 +198,18 @@ def by_round(tally: GameTally, cards: int | None = None) -> list[Estimate]:
 
 
 def set_distribution(tally: GameTally, cards: int) -> np.ndarray:
-    """Fraction of inspections of ``cards`` cards with s sets, for s = 0, 1, ... (trimmed)."""
+    """Fraction of inspections of ``cards`` cards with s sets, for s = 0, 1, ... (trimmed).
+
+    Entry s is ``set_counts[cards, s]`` over all inspections of that table size; the array ends
+    at the largest count seen, and is empty when no table of ``cards`` cards was inspected.
+
+    Examples
+    --------
+    >>> t = GameTally.empty(4, seed=0, properties=4, strategy="random", deal=12)
+    >>> t.set_counts[12, [0, 2, 3]] = [1, 2, 1]  # four tables of 12: 0, 2, 2 and 3 sets
+    >>> set_distribution(t, 12).tolist(), set_distribution(t, 15).tolist()
+    ([0.25, 0.0, 0.5, 0.25], [])
+    """
     if not 0 <= cards < tally.set_counts.shape[0]:
         return np.zeros(0)
     counts = tally.set_counts[cards]

@@ -231,13 +231,35 @@ def display_card(name: str, card: int) -> tuple[int, int, int]:
 
 
 def card_code(name: str, card: int) -> str:
-    """The short code of a card of mode ``name`` (``2RTO``, ``4BDT``; digits for MegaSet)."""
+    """The short code of a card of mode ``name`` (``2RTO``, ``4BDT``; digits for MegaSet).
+
+    A Junior card is coded as the solid card of the full deck it is drawn as
+    (:func:`display_card`).
+
+    Examples
+    --------
+    >>> card_code("set", 32), card_code("4set", 255), card_code("megaset", 5)
+    ('2RTO', '4BDT', '00012')
+    >>> card_code("junior", 26)  # 3 purple ovals: Junior cards have no shading
+    '3PSO'
+    """
     index, properties, values = display_card(name, card)
     return valued_code(index, properties, values)
 
 
 def card_name(name: str, card: int) -> str:
-    """The name of a card of mode ``name`` (``2 red striped ovals``; digits for MegaSet)."""
+    """The name of a card of mode ``name`` (``2 red striped ovals``; digits for MegaSet).
+
+    A Junior card is named as the solid card of the full deck it is drawn as
+    (:func:`display_card`).
+
+    Examples
+    --------
+    >>> card_name("set", 32), card_name("4set", 255), card_name("megaset", 5)
+    ('2 red striped ovals', '4 blue dotted triangles', '00012')
+    >>> card_name("junior", 26)
+    '3 purple solid ovals'
+    """
     index, properties, values = display_card(name, card)
     return valued_name(index, properties, values)
 
@@ -252,7 +274,16 @@ def _property_words(name: str) -> list[tuple[str, list[str]]]:
 
 
 def mode_properties(name: str) -> int:
-    """Properties of the cards of mode ``name`` (4 for the real game, "set")."""
+    """Properties of the cards of mode ``name`` (4 for the real game, "set").
+
+    This is the P of the deck the mode's card indices count in (V^P cards), not of the picture:
+    Junior's 27 cards have 3 properties though each is drawn as a 4-property card.
+
+    Examples
+    --------
+    >>> mode_properties("set"), mode_properties("junior"), mode_properties("megaset")
+    (4, 3, 5)
+    """
     return 4 if name == "set" else mode(name).properties
 
 

@@ -63,7 +63,15 @@ def card_defs() -> str:
     """``<defs>``: a clip path per shape (striped symbols), a dot pattern per colour (dotted).
 
     Both live in each symbol's own coordinates, so identical definitions in several inline
-    SVGs of one HTML page are interchangeable.
+    SVGs of one HTML page are interchangeable. They are put once before any card markup.
+
+    Examples
+    --------
+    >>> defs = card_defs()
+    >>> defs.startswith("<defs>"), defs.count("<clipPath"), defs.count("<pattern")
+    (True, 4, 4)
+    >>> 'id="setlab-clip-oval"' in defs, 'id="setlab-dots-3"' in defs  # 4Set's blue dots
+    (True, True)
     """
     clips = "".join(
         element("clipPath", element("path", d=d), id=f"setlab-clip-{name}")
@@ -128,7 +136,19 @@ def symbol_markup(
 
 
 def card_markup(card: Card, x: float = 0, y: float = 0) -> str:
-    """Markup of one card with its top-left corner at (x, y); needs :func:`card_defs`."""
+    """Markup of one card of the real game with its top-left corner at (x, y).
+
+    A ``<g class="card">`` titled with the card's name; its striped and dotted symbols refer to
+    the clip paths and patterns of :func:`card_defs`, which the document must hold.
+
+    Examples
+    --------
+    >>> markup = card_markup(Card.parse("2 red striped ovals"), x=110)
+    >>> markup.startswith('<g transform="translate(110 0)" class="card"><title>2 red striped')
+    True
+    >>> markup.count('class="symbol oval striped"'), "url(#setlab-clip-oval)" in markup
+    (2, True)
+    """
     return face_markup(card.vector, 3, card.name, x, y)
 
 
@@ -149,6 +169,14 @@ def face_markup(vector: Sequence[int], values: int, name: str, x: float = 0, y: 
 
     Four properties and at most four values: the printed symbols (:func:`symbol_markup`);
     otherwise the generic glyph of digits and dots.
+
+    Examples
+    --------
+    >>> face_markup((2, 1, 0, 0), 3, "3 green solid diamonds").count('class="symbol diamond')
+    3
+    >>> glyph = face_markup((0, 2, 1), 3, "021")  # P = 3: digits over a 3 x 3 grid of dots
+    >>> ">021</text>" in glyph, glyph.count("<circle"), glyph.count('class="digit-mark"')
+    (True, 9, 3)
     """
     frame = element(
         "rect",

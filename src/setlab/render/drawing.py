@@ -55,7 +55,13 @@ def element(tag: str, content: str = "", **attrs: object) -> str:
 
 
 def text(value: str, **attrs: object) -> str:
-    """A ``<text>`` element with its string escaped."""
+    """A ``<text>`` element whose string is escaped for XML (``&``, ``<``, ``>``).
+
+    Examples
+    --------
+    >>> text("A & B < C", x=50, y=30, text_anchor="middle")
+    '<text x="50" y="30" text-anchor="middle">A &amp; B &lt; C</text>'
+    """
     return element("text", escape(value), **attrs)
 
 

@@ -43,7 +43,21 @@ def check_mode(mode: object) -> str:
 
 
 def mode_state(table: Table | VariantTable) -> dict[str, Any]:
-    """What the page needs of a table's mode: its name, cards per structure, the previous set."""
+    """What the page needs of a table's mode: name, title, cards per structure, previous move.
+
+    ``previous`` holds, in a chain mode, the cards of the structure taken last, on which the
+    next move must chain; it is empty before the first move and in every other mode.
+
+    Examples
+    --------
+    >>> mode_state(Table(seed=1))
+    {'mode': 'set', 'title': 'SET', 'size': 3, 'previous': []}
+    >>> table = VariantTable("chain", seed=0)
+    >>> table.claim(table.sets()[0]).ok
+    True
+    >>> mode_state(table)
+    {'mode': 'chain', 'title': 'Set-Chain', 'size': 3, 'previous': [46, 72, 20]}
+    """
     if isinstance(table, VariantTable):
         return {
             "mode": table.name,
