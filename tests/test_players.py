@@ -86,7 +86,7 @@ def test_check_command(capsys):
     assert main(["check", "1RSD", "2GSD", "3GSO"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("not a set") and "colour: two are green, one is red" in out
-    assert "shape: two are diamond, one is oval" in out and "shading" not in out
+    assert "shape: two have diamonds, one has ovals" in out and "shading" not in out
     assert main(["check", "1 red solid diamond,", "2RSD,", "3 red solid diamonds"]) == 0
     assert capsys.readouterr().out.startswith("a set:")
     assert "three cards" in one_error(capsys, "check", "1RSD", "2RSD")

@@ -84,7 +84,8 @@ def mismatches(a: Card, b: Card, c: Card) -> list[Mismatch]:
     """Why three cards are not a set: each property that is neither all same nor all different.
 
     Empty exactly when the cards form a set (three distinct cards; a card given twice is
-    refused). For P = 4 the properties are named, otherwise called ``coordinate i``.
+    refused). For P = 4 the properties are named, otherwise called ``digit i``, counted from 1
+    (``axis`` counts from 0).
 
     Examples
     --------
@@ -99,7 +100,7 @@ def mismatches(a: Card, b: Card, c: Card) -> list[Mismatch]:
         raise SetlabError("cards of different games")
     names = PROPERTY_NAMES
     if a.properties != 4:
-        names = tuple(f"coordinate {i}" for i in range(a.properties))
+        names = tuple(f"digit {i + 1}" for i in range(a.properties))
     return [
         Mismatch(axis, names[axis], (x, y, z))
         for axis, (x, y, z) in enumerate(zip(a.vector, b.vector, c.vector, strict=True))

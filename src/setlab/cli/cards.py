@@ -146,6 +146,9 @@ def run_check(args: argparse.Namespace) -> int:
     if len(board) != 3:
         raise SetlabError(f"give exactly three cards, got {len(board)}")
     failing = mismatches(*board)
+    from setlab.game.play import why_not_a_set  # the game's words for what fails
+
+    reasons = why_not_a_set([card.index for card in board], args.properties)
     if args.json:
         digits, codes = card_lists(board, args.properties)
         print_json(
@@ -167,11 +170,8 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"a set: {names}")
         return 0
     print(f"not a set: {names}")
-    for m in failing:
-        values = _values(m, args)
-        odd = next(v for v in values if values.count(v) == 1)
-        same = next(v for v in values if values.count(v) == 2)
-        print(f"  {m.property}: two are {same}, one is {odd} (all same or all different)")
+    for reason in reasons:
+        print(f"  {reason} (all same or all different)")
     return 1
 
 

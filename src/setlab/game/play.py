@@ -13,17 +13,13 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from setlab.cards import PROPERTY_NAMES, VALUE_NAMES, check_properties, deck_size, vector_of
+from setlab.cards import VALUE_NAMES, Card, check_properties, deck_size
 from setlab.errors import SetlabError
-from setlab.find import find_sets
+from setlab.find import find_sets, mismatches
 from setlab.game.rng import GameRandom
 from setlab.game.rules import check_deal
 
 __all__ = ["Claim", "Table", "why_not_a_set"]
-
-
-def _property_name(axis: int, properties: int) -> str:
-    return PROPERTY_NAMES[axis] if properties == 4 else f"x{axis}"
 
 
 def _value_name(axis: int, digit: int, properties: int) -> str:
@@ -31,39 +27,43 @@ def _value_name(axis: int, digit: int, properties: int) -> str:
         return str(digit)
     if axis == 0:
         return f"{digit + 1} symbol" + ("s" if digit else "")
+    if axis == 3:  # "two have diamonds": a card has its shapes
+        return VALUE_NAMES[axis][digit] + "s"
     return VALUE_NAMES[axis][digit]
 
 
 def why_not_a_set(cards: Sequence[int], properties: int = 4) -> list[str]:
     """Why three distinct cards are not a set: one phrase per failing property (empty if a set).
 
-    A property fails when two cards share a value and the third has another.
+    A property fails when two cards share a value and the third has another
+    (:func:`setlab.find.mismatches` finds them); for P other than 4 the properties are the
+    digits, counted from 1.
 
     Examples
     --------
     >>> from setlab.cards import parse_card
     >>> why_not_a_set([parse_card(c) for c in ("1RSD", "2RSD", "3GSD")])
     ['colour: two are red, one is green']
+    >>> why_not_a_set([parse_card(c) for c in ("1GSD", "2RSD", "3PSO")])
+    ['shape: two have diamonds, one has ovals']
     >>> why_not_a_set([parse_card(c) for c in ("1RSD", "1GTS", "3POO")])
     ['number: two have 1 symbol, one has 3 symbols']
     >>> why_not_a_set([parse_card(c) for c in ("1RSD", "2GTS", "3POO")])
     []
+    >>> why_not_a_set([0, 1, 5], 2)  # 00 01 12: the second digit is 0, 1, 2; the first is not
+    ['digit 1: two are 0, one is 1']
     """
     if len(cards) != 3 or len(set(cards)) != 3:
         raise SetlabError("a set is three different cards")
-    vectors = [vector_of(int(card), properties) for card in cards]
     reasons = []
-    for axis in range(properties):
-        digits = [v[axis] for v in vectors]
-        if len(set(digits)) == 2:
-            pair = max(set(digits), key=digits.count)
-            odd = next(d for d in digits if d != pair)
-            have, has = ("have", "has") if properties == 4 and axis == 0 else ("are", "is")
-            reasons.append(
-                f"{_property_name(axis, properties)}: two {have} "
-                f"{_value_name(axis, pair, properties)}, one {has} "
-                f"{_value_name(axis, odd, properties)}"
-            )
+    for m in mismatches(*(Card(int(card), properties) for card in cards)):
+        pair = max(set(m.values), key=m.values.count)
+        odd = next(v for v in m.values if v != pair)
+        have, has = ("have", "has") if properties == 4 and m.axis in (0, 3) else ("are", "is")
+        reasons.append(
+            f"{m.property}: two {have} {_value_name(m.axis, pair, properties)}, "
+            f"one {has} {_value_name(m.axis, odd, properties)}"
+        )
     return reasons
 
 

@@ -12,7 +12,7 @@ export async function enter() {
   for (const card of cards) names[card.index] = card;
   $("analyse-picker").replaceChildren(...cards.map((card) => el("button", {
     class: "pick", "data-card": card.index, "aria-pressed": "false", "aria-label": card.name,
-    title: card.name, onclick: () => pick(card.code),
+    title: card.name, onclick: () => pick(card),
   }, cardImage(card.index))));
   $("analyse-form").addEventListener("submit", (event) => { event.preventDefault(); analyse(); });
   $("analyse-text").addEventListener("keydown", (event) => {
@@ -20,10 +20,25 @@ export async function enter() {
   });
   $("analyse-clear").addEventListener("click", () => { $("analyse-text").value = ""; sync(); $("analyse-result").hidden = true; });
   $("analyse-deal").addEventListener("click", () => {
-    const shuffled = cards.map((c) => c.code).sort(() => Math.random() - 0.5);
-    $("analyse-text").value = shuffled.slice(0, 12).join(", ");
+    $("analyse-text").value = draw(cards.map((c) => c.code), 12).join(", ");
     analyse();
   });
+}
+
+// k cards drawn uniformly without replacement: the first k steps of a Fisher-Yates shuffle
+// (sorting by a random comparator is not uniform: some cards came up twice as often).
+function draw(codes, k) {
+  const pool = codes.slice();
+  for (let i = 0; i < k; i++) {
+    const j = i + Math.floor(Math.random() * (pool.length - i));
+    [pool[i], pool[j]] = [pool[j], pool[i]];
+  }
+  return pool.slice(0, k);
+}
+
+// A typed text spells a card when it is the card's code or name, in any case.
+function spells(text, card) {
+  return text.toUpperCase() === card.code || text.toLowerCase() === card.name.toLowerCase();
 }
 
 function noSetText(n, chance) {
@@ -42,17 +57,17 @@ function texts() {
 }
 
 function sync() {
-  const codes = new Set(texts().map((t) => t.toUpperCase()));
+  const list = texts();
   for (const node of $("analyse-picker").children) {
-    const on = codes.has(names[node.dataset.card].code);
+    const on = list.some((t) => spells(t, names[node.dataset.card]));
     node.setAttribute("aria-pressed", on ? "true" : "false");
   }
 }
 
-function pick(code) {
+function pick(card) {
   const list = texts();
-  const at = list.findIndex((t) => t.toUpperCase() === code);
-  if (at >= 0) list.splice(at, 1); else list.push(code);
+  const at = list.findIndex((t) => spells(t, card));
+  if (at >= 0) list.splice(at, 1); else list.push(card.code);
   $("analyse-text").value = list.join(", ");
   sync();
   if (list.length) analyse(); else $("analyse-result").hidden = true;
@@ -66,6 +81,7 @@ async function analyse() {
     answer = await api("/api/analyse", { cards: list });
   } catch (error) {
     say($("analyse-message"), error.message, "bad");
+    $("analyse-result").hidden = true;  // the last board's sets are not this input's
     return;
   }
   say($("analyse-message"), "");
@@ -75,7 +91,7 @@ async function analyse() {
   $("analyse-summary").textContent = `${n} card${n === 1 ? "" : "s"}, ${k} set${k === 1 ? "" : "s"}`;
   const query = `cards=${encodeURIComponent(answer.cards.map((c) => c.code).join(","))}`;
   $("analyse-picture").src = `/api/board.svg?${query}`;
-  $("analyse-picture").alt = `${n} cards with ${k} sets outlined`;
+  $("analyse-picture").alt = `${n} card${n === 1 ? "" : "s"} with ${k} set${k === 1 ? "" : "s"} outlined`;
   $("analyse-svg").href = `/api/board.svg?${query}&download=1`;
   $("analyse-png").href = `/api/board.png?${query}&download=1`;
   const expected = answer.expected.toFixed(2);

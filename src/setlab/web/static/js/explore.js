@@ -114,6 +114,8 @@ async function update() {
       : `Adding ${digits(added)} completes no line.`, made.length ? "good" : "");
   } else if (!cards.size) {
     say($("explore-message"), "Click points (or focus them with Tab and press Enter).");
+  } else {
+    say($("explore-message"), "");  // an earlier word (a refused point, the cap loaded) is stale now
   }
 }
 
