@@ -117,11 +117,29 @@ class Room:
         ]
 
     def join(self, name: str) -> tuple[str, Player]:
-        """Add a player; returns their secret token and the player."""
+        """Add a player; returns their secret token and the player.
+
+        Names are unique in a room, whatever their case: the scores and "Ada took a set" must
+        say who. A dropped player comes back with the token, not by joining again.
+
+        Examples
+        --------
+        >>> room = Room("ABCD", seed=1)
+        >>> token, ada = room.join("Ada")
+        >>> ada.number, ada.name
+        (1, 'Ada')
+        >>> room.join(" ada ")
+        Traceback (most recent call last):
+        ...
+        setlab.errors.SetlabError: the name 'ada' is taken in this room: choose another
+        """
         if len(self.players) >= MAX_PLAYERS:
             raise SetlabError(f"room is full ({MAX_PLAYERS} players)")
+        name = check_name(name)
+        if any(p.name.casefold() == name.casefold() for p in self.players.values()):
+            raise SetlabError(f"the name '{name}' is taken in this room: choose another")
         token = secrets.token_urlsafe(24)
-        player = Player(len(self.players) + 1, check_name(name))
+        player = Player(len(self.players) + 1, name)
         self.players[token] = player
         self.touched = time.monotonic()
         return token, player
