@@ -153,7 +153,8 @@ async function receive(message) {
   } else if (message.type === "claim" || message.type === "noset" || message.type === "new") {
     if (!message.ok) {
       const reasons = message.reasons.join("; ");
-      say($("room-message"), message.type === "claim" ? `Not ${aNoun(mode)}: ${reasons}.` : `${reasons}.`, "bad");
+      const sentence = reasons.charAt(0).toUpperCase() + reasons.slice(1);  // "There is a set..."
+      say($("room-message"), message.type === "claim" ? `Not ${aNoun(mode)}: ${reasons}.` : `${sentence}.`, "bad");
       if (message.type === "claim") setTimeout(() => { selected.clear(); draw(); }, 650);
     }
   } else if (message.type === "error") {
