@@ -27,7 +27,7 @@ export async function enter() {
 
 // k cards drawn uniformly without replacement: the first k steps of a Fisher-Yates shuffle
 // (sorting by a random comparator is not uniform: some cards came up twice as often).
-function draw(codes, k) {
+export function draw(codes, k) {
   const pool = codes.slice();
   for (let i = 0; i < k; i++) {
     const j = i + Math.floor(Math.random() * (pool.length - i));

@@ -27,6 +27,21 @@ async function show() {
   }
 }
 
+// The P switches are radio groups: the arrow keys move the choice, as in any radio group.
+for (const group of document.querySelectorAll('.segmented[role="radiogroup"]')) {
+  group.addEventListener("keydown", (event) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    if (!step) return;
+    const buttons = [...group.querySelectorAll('[role="radio"]')];
+    const at = buttons.indexOf(document.activeElement);
+    const next = buttons[(Math.max(at, 0) + step + buttons.length) % buttons.length];
+    event.preventDefault();
+    event.stopPropagation();  // not also a key of the page
+    next.focus();
+    next.click();
+  });
+}
+
 window.addEventListener("hashchange", show);
 document.addEventListener("keydown", (event) => {
   if (current && loaded.get(current)?.key) loaded.get(current).key(event);

@@ -14,10 +14,13 @@ export async function enter() {
   await load();
 }
 
-function cell(r) {
+// An open value shows both proven bounds, low … high: the witness is the low end of a maximum
+// and the high end of a minimum.
+export function cell(r, sense) {
   if (!r || r.value === null) return [el("td", { class: "unknown", text: "–" }), el("td")];
   const status = r.proven ? "proven" : "open";
-  const value = r.proven ? String(r.value) : `${r.value} … ${r.bound ?? "?"}`;
+  const [low, high] = sense === "max" ? [r.value, r.bound ?? "?"] : [r.bound ?? "?", r.value];
+  const value = r.proven ? String(r.value) : `${low} … ${high}`;
   return [
     el("td", { class: `value ${status}`, text: value }),
     el("td", { class: `method ${status}`, text: r.proven ? `✓ ${r.method}` : "open" }),
@@ -45,9 +48,9 @@ async function load() {
   }
   const head = el("thead", {}, el("tr", {},
     el("th", { scope: "col", text: "n" }), el("th", { scope: "col", text: "M(n)" }),
-    el("th", { scope: "col", text: "proof" }), el("th", { scope: "col", text: "m(n)" }),
-    el("th", { scope: "col", text: "proof" })));
+    el("th", { scope: "col", class: "method", text: "proof" }), el("th", { scope: "col", text: "m(n)" }),
+    el("th", { scope: "col", class: "method", text: "proof" })));
   const body = el("tbody", {}, ...rows.map((row) => el("tr", {},
-    el("th", { scope: "row", text: String(row.n) }), ...cell(row.max), ...cell(row.min))));
+    el("th", { scope: "row", text: String(row.n) }), ...cell(row.max, "max"), ...cell(row.min, "min"))));
   $("results-table").replaceChildren(head, body);
 }

@@ -74,6 +74,8 @@ export function positionOfKey(key) {
 
 // A board of card buttons; `onToggle(card)` is called when a card is clicked or its key pressed.
 export function renderBoard(container, cards, names, selected, onToggle, properties = 4) {
+  // A card chosen from the keyboard keeps the focus through the redraw it causes.
+  const focused = container.contains(document.activeElement) ? document.activeElement.dataset.card : undefined;
   container.replaceChildren();
   container.style.setProperty("--columns", Math.max(4, Math.ceil(cards.length / 3)));
   cards.forEach((card, position) => {
@@ -92,6 +94,7 @@ export function renderBoard(container, cards, names, selected, onToggle, propert
     );
     if (key) button.append(el("kbd", { class: "key", "aria-hidden": "true", text: key }));
     container.append(button);
+    if (focused !== undefined && String(card) === focused) button.focus();
   });
 }
 
@@ -104,6 +107,6 @@ export function clock(seconds) {
 
 export function typing(event) {
   const t = event.target;
-  return t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || event.ctrlKey ||
-    event.metaKey || event.altKey;
+  return t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement ||
+    t instanceof HTMLSelectElement || event.ctrlKey || event.metaKey || event.altKey;
 }
