@@ -324,9 +324,15 @@ def test_two_players_in_one_room_and_a_dropped_socket_rejoins(browser, server, s
         bob.wait_for_function(
             "() => document.getElementById('lobby-message').textContent.startsWith('a name is')"
         )
+        bob.fill("#room-join input[name=name]", "ada")  # Ada's name, in any case, is hers
+        bob.click("#room-join button")
+        bob.wait_for_function(
+            "() => document.getElementById('lobby-message').textContent.includes('is taken')"
+        )
         bob.fill("#room-join input[name=name]", "Bob")
         bob.click("#room-join button")
         bob.wait_for_selector("#room-board .card")
+        assert "all the same or all different" in bob.inner_text("#room-rule")  # the rule shown
         ada.wait_for_function(
             "() => document.querySelectorAll('#room-players li.online').length === 2"
         )

@@ -27,13 +27,13 @@ export async function deckOf(name) {
 
 // What a player looks for in this mode: "set" for the set-like modes, else the mode's title.
 export function noun(mode) {
-  return mode.structure === "set" ? "set" : mode.title.replace(/,.*/, "");
+  return mode.structure === "set" ? "set" : mode.title.replace(/,.*/, "").replace(/-Chain$/, "");
 }
 
 // A <select> of the modes, with the current one chosen.
 export async function modeSelect(select, current) {
   select.replaceChildren(...(await modes()).map((m) => el("option",
-    { value: m.name, selected: m.name === current, text: `${m.title} (${m.size} cards)` })));
+    { value: m.name, selected: m.name === current, text: `${m.title}: pick ${m.size}` })));
 }
 
 // "a set", "an UltraSet"

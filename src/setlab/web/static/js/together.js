@@ -175,6 +175,7 @@ function draw() {
   $("room-deck").textContent = state.deck_left;
   $("room-new").hidden = !state.over;
   $("room-title").textContent = mode.title;
+  $("room-rule").textContent = mode.rule;  // whoever joins learns what to look for
   $("room-noset-label").textContent = `No ${noun(mode)} here`;
   renderBoard($("room-board"), state.table, names, selected, toggle, mode.properties);
   $("room-previous").hidden = !state.previous.length;
@@ -191,7 +192,15 @@ function draw() {
       el("p", { class: "small", text: `taken by ${state.last.name}` }),
       el("div", { class: "mini-cards" }, ...state.last.cards.map((c) => cardPicture(names[c], c, mode.properties))));
   }
-  if (state.over) say($("room-message"), `Game over: the deck is empty and no ${noun(mode)} is left.`, "good");
+  if (state.over) {
+    const best = players.length ? players[0].score : 0;
+    const winners = players.filter((p) => p.score === best && best > 0)
+      .map((p) => (p.number === session.number ? "you" : p.name));
+    const won = !winners.length ? "" : winners.length === 1
+      ? ` ${winners[0] === "you" ? "You win" : `${winners[0]} wins`} with ${best}.`
+      : ` A tie at ${best}: ${winners.join(" and ")}.`;
+    say($("room-message"), `Game over: the deck is empty and no ${noun(mode)} is left.${won}`, "good");
+  }
 }
 
 async function copyLink() {
