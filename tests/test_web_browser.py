@@ -136,6 +136,9 @@ def test_a_whole_solo_game_by_clicking(page, shots):
     assert not any(is_set(*t) for t in itertools.combinations(left, 3))
     assert "sets in" in page.inner_text("#play-summary")
     page.wait_for_function("() => document.getElementById('stats-games').textContent === '1'")
+    over = page.locator("#play-over").bounding_box()
+    board = page.locator("#play-board").bounding_box()
+    assert over["y"] + over["height"] <= board["y"]  # the cards left stay in sight, not covered
     page.screenshot(path=shots / "play-over.png")
 
 
