@@ -446,6 +446,17 @@ def test_two_drawings_of_caps_may_not_share_a_file(capsys, monkeypatch, tmp_path
     assert list(tmp_path.iterdir()) == []  # refused before any work: no store, no drawing
 
 
+def test_a_setlab_store_in_a_mistyped_directory_is_refused_not_made(capsys, monkeypatch, tmp_path):
+    """The same of ``$SETLAB_STORE``, for every command (caps leaves --store out of its args
+    when not given); ``--store`` given beside it wins."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SETLAB_STORE", "typo/results.sqlite")
+    for argv in (["maxsets", "-p", "2", "-n", "3"], ["caps", "-p", "2"]):
+        assert refused(capsys, *argv) == "error: SETLAB_STORE: no such directory: typo"
+    assert list(tmp_path.iterdir()) == []
+    assert main(["caps", "-p", "2", "--store", "here.sqlite"]) == 0
+
+
 def test_a_store_in_a_mistyped_directory_is_refused_not_made(capsys, monkeypatch, tmp_path):
     """``--store`` in a directory that does not exist is refused, as ``-o`` and ``--plot`` are:
     making the directory would start an empty store under a typo."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import io
+import os
 import signal
 import sys
 import threading
@@ -117,6 +118,19 @@ def _escape_undecodable() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
+def _check_store_variable(args: argparse.Namespace) -> None:
+    """``$SETLAB_STORE`` in a directory that does not exist is refused as ``--store`` is (made, the
+    directory would start an empty store under a typo); only the default store's is made."""
+    variable = os.environ.get("SETLAB_STORE")
+    if variable and getattr(args, "store", None) is None:  # --store, when given, wins
+        from setlab.cli.common import store_path
+
+        try:
+            store_path(variable)
+        except argparse.ArgumentTypeError as error:
+            raise SetlabError(f"SETLAB_STORE: {error}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``setlab`` with ``argv``; return the exit code."""
     if threading.current_thread() is threading.main_thread():
@@ -136,6 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from setlab.executor import default_workers
 
         default_workers()  # a bad $SETLAB_WORKERS: refused before any work, not in a pool
+        _check_store_variable(args)
         return args.run(args) or 0
     except SetlabError as error:
         print(f"error: {error}", file=sys.stderr)
