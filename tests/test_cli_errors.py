@@ -636,7 +636,7 @@ def test_reproduce_draws_no_progress_bar_into_a_log(capsys, monkeypatch, tmp_pat
     def build_report(out, quick=False, progress=True, scheduler=None, store=None):
         asked["progress"] = progress
         return SimpleNamespace(html_path=tmp_path / "index.html", markdown_path=tmp_path / "r.md",
-                               seconds=0.0, reproduced=(1, 1))  # fmt: skip
+                               seconds=0.0, reproduced=(1, 1), checked=(0, 0))  # fmt: skip
 
     monkeypatch.setattr(setlab.report, "build_report", build_report)
     assert main(["reproduce", "--out", str(tmp_path)]) == 0

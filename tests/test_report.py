@@ -132,6 +132,30 @@ def test_a_new_section_is_one_build_function(tmp_path):
     assert (tmp_path / "images" / "toy-card.svg").exists()
 
 
+def test_only_values_the_seed_s_text_states_count_as_seed_values(tmp_path):
+    """A conjecture, a formula the seed's text lost, setlab's exact reference: further checks,
+    counted apart and marked in the "Seed says" cell, never "seed values reproduced"."""
+
+    def build(context: Context) -> Section:
+        sets = context.compute("count_sets on the deck", count_sets, range(81))
+        claims = (
+            Claim("the deck has 1080 sets", 1080, sets, stated="formula"),
+            Claim("a stated value", 1080, sets),
+            Claim("a conjecture that fails", 1081, sets, stated="conjecture"),
+        )
+        return Section("Toy", "a test", (Claims(claims),))
+
+    toy = types.SimpleNamespace(__name__="toy", TITLE="Toy", build=build)
+    report = build_report(tmp_path, sections=[toy], progress=False)
+    assert report.reproduced == (1, 1) and report.checked == (1, 2)
+    markdown = (tmp_path / "report.md").read_text()
+    assert "| the deck has 1080 sets | 1,080 (by a formula the seed's text lost) |" in markdown
+    assert "reproduces **1 of 1**. 1 of 2 further claims agree" in markdown
+    assert "Not reproduced:" in markdown and "a conjecture that fails" in markdown
+    with pytest.raises(ValueError, match="stated must be one of"):
+        Claim("a value from nowhere", 1, Number(1, "a test", 0.0), stated="rumour")
+
+
 def test_stored_numbers_carry_their_certificate_and_are_reverified(tmp_path):
     store = Store(tmp_path / "store.sqlite")
     board = [int(c, 3) for c in PAPER_BOARD]

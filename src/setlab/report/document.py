@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -22,6 +22,7 @@ from tqdm import tqdm
 from setlab import __version__
 from setlab.errors import SetlabError
 from setlab.report.model import (
+    STATED,
     Claim,
     Claims,
     Context,
@@ -52,8 +53,15 @@ class Report:
 
     @property
     def reproduced(self) -> tuple[int, int]:
-        """(claims reproduced, claims in all)."""
-        claims = [c for s in self.sections for c in s.claims]
+        """(seed values reproduced, values the seeds' text states): the claims ``from_seed``."""
+        claims = [c for s in self.sections for c in s.claims if c.from_seed]
+        return sum(c.agrees for c in claims), len(claims)
+
+    @property
+    def checked(self) -> tuple[int, int]:
+        """(agreeing, in all) of the other claims: conjectures, formulas the seeds' text lost,
+        setlab's exact references (:data:`setlab.report.model.STATED`)."""
+        claims = [c for s in self.sections for c in s.claims if not c.from_seed]
         return sum(c.agrees for c in claims), len(claims)
 
 
@@ -111,7 +119,8 @@ def build_report(
     header = (
         f"setlab {__version__}, {mode} run of {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
         f", {seconds:.1f} s; seed values reproduced: {report.reproduced[0]} of "
-        f"{report.reproduced[1]}."
+        f"{report.reproduced[1]}; further checks passed: {report.checked[0]} of "
+        f"{report.checked[1]}."
     )
     names: set[str] = set()
     for section in built:
@@ -208,12 +217,13 @@ def _cell_markdown(cell: object, notes: _Notes) -> str:
 
 
 def _seed_text(claim: Claim) -> str:
-    """The seed's value, with the tolerance the claim allows when it has one."""
-    if claim.tolerance is None:
-        return format_value(claim.seed)
-    tolerance = claim.tolerance
-    width = f"{tolerance:,.0f}" if tolerance >= 100 else f"{tolerance:.2g}"
-    return f"{format_value(claim.seed)} ± {width}"
+    """The seed's value, with the tolerance the claim allows when it has one, and where the
+    value comes from when the seed's text does not state it."""
+    text = format_value(claim.seed)
+    if claim.tolerance is not None:
+        tolerance = claim.tolerance
+        text += " ± " + (f"{tolerance:,.0f}" if tolerance >= 100 else f"{tolerance:.2g}")
+    return text if claim.from_seed else f"{text} ({STATED[claim.stated]})"
 
 
 _FOLD_ROWS = 16
@@ -257,10 +267,31 @@ def _rows(block: Table | Claims) -> tuple[tuple[str, ...], list[tuple[object, ..
 
 
 def _summary(sections: Sequence[Section]) -> list[tuple[str, str, int, int]]:
-    """Per section: title, anchor, seed values reproduced, seed values checked."""
+    """Per section: title, anchor, seed values reproduced, seed values (stated by the text)."""
     return [
-        (s.title, _slug(s.title), sum(c.agrees for c in s.claims), len(s.claims)) for s in sections
-    ]
+        (s.title, _slug(s.title), sum(c.agrees for c in s.claims if c.from_seed),
+         sum(c.from_seed for c in s.claims))
+        for s in sections
+    ]  # fmt: skip
+
+
+def _opening(sections: Sequence[Section], strong: Callable[[str], str]) -> str:
+    """The summary's first sentence: the seed values reproduced, then the further checks."""
+    seed = [c for s in sections for c in s.claims if c.from_seed]
+    other = [c for s in sections for c in s.claims if not c.from_seed]
+    agreed, total = sum(c.agrees for c in seed), len(seed)
+    text = (
+        f"The seed documents state {total} values that a computer can check; setlab checked "
+        "each of them in this run (computed now, or read from the results store and "
+        f"re-verified, as each value's note says) and reproduces {strong(f'{agreed} of {total}')}."
+    )
+    if other:
+        text += (
+            f" {sum(c.agrees for c in other)} of {len(other)} further claims agree: the paper's "
+            "conjecture, values the seeds give by formulas their text lost, and setlab's exact "
+            "values beside its simulations (each marked in its table)."
+        )
+    return text
 
 
 def _failures(sections: Sequence[Section]) -> list[str]:
@@ -338,13 +369,12 @@ def _html(sections: Sequence[Section], header: str, context: Context) -> str:
         '<section id="summary" class="abstract"><h3>Summary</h3>',
     ]
     rows = _summary(sections)
-    agreed, total = sum(r[2] for r in rows), sum(r[3] for r in rows)
+    failures = _failures(sections)
     parts.append(
-        f"<p>The seed documents state {total} values that a computer can check; setlab "
-        f"recomputed each of them in this run and reproduces <strong>{agreed} of {total}</strong>"
-        + (".</p>" if agreed == total else ". Not reproduced:</p>")
+        f"<p>{_opening(sections, lambda t: f'<strong>{t}</strong>')}"
+        + ("</p>" if not failures else " Not reproduced:</p>")
     )
-    if agreed != total:
+    if failures:
         items = "".join(f"<li>{inline_html(f)}</li>" for f in _failures(sections))
         parts.append(f"<ul>{items}</ul>")
     findings = [(s, f) for s in sections for f in s.findings]
@@ -394,16 +424,14 @@ def _html(sections: Sequence[Section], header: str, context: Context) -> str:
 
 def _markdown(sections: Sequence[Section], header: str, context: Context) -> str:
     labels = _labels(sections)
-    rows = _summary(sections)
-    agreed, total = sum(r[2] for r in rows), sum(r[3] for r in rows)
+    _summary(sections)
+    failures = _failures(sections)
     parts = ["# setlab reproduce: the seeds, recomputed", "", header, "", "## Summary", ""]
     parts += [
-        f"The seed documents state {total} values that a computer can check; setlab recomputed "
-        f"each of them in this run and reproduces **{agreed} of {total}**"
-        + ("." if agreed == total else ". Not reproduced:"),
+        _opening(sections, lambda t: f"**{t}**") + ("" if not failures else " Not reproduced:"),
         "",
     ]
-    if agreed != total:
+    if failures:
         parts += [f"- {f}" for f in _failures(sections)] + [""]
     findings = [f for s in sections for f in s.findings]
     if findings:

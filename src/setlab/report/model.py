@@ -20,6 +20,7 @@ from setlab.render.drawing import Drawing
 from setlab.store import Result, Store
 
 __all__ = [
+    "STATED",
     "Block",
     "Claim",
     "Claims",
@@ -95,23 +96,52 @@ class Number:
         return f"computed in this run: {self.how} ({format_seconds(self.seconds)})"
 
 
+STATED = {
+    "seed": "",
+    "formula": "by a formula the seed's text lost",
+    "conjecture": "conjectured",
+    "exact": "setlab's exact value",
+    "count": "setlab's count of the seed's words",
+}
+"""Where a claim's expected value comes from. Only ``"seed"`` is a value the seed's text states:
+the report counts those as "seed values reproduced" and the others as further checks. The
+Wikipedia text lost its formulas ("There are unique sets."), so 1080 and C(81, 12) are the
+formulas' values; a conjecture is the paper's, not a stated value; an exact value is setlab's
+own reference for a simulated figure; a count is setlab's number for a statement in words
+("exactly one card completes any two": 3240 pairs)."""
+
+
 @dataclass(frozen=True)
 class Claim:
     """A seed's statement, the value it states, and setlab's number for it.
 
     With a ``tolerance`` (for values the seed rounds, or setlab estimates), the claim agrees
-    when the two differ by at most the tolerance; without one they must be equal.
+    when the two differ by at most the tolerance; without one they must be equal. ``stated``
+    says where the expected value comes from (:data:`STATED`): the seed's text by default.
 
     Examples
     --------
     >>> Claim("odds", 30, Number(29.84, "a simulation", 1.0), tolerance=0.83).agrees
     True
+    >>> deck = Number(1080, "count_sets", 0.01)
+    >>> Claim("sets in the deck", 1080, deck, stated="formula").from_seed  # the text lost "1080"
+    False
     """
 
     statement: str
     seed: Any
     value: Number
     tolerance: float | None = None
+    stated: str = "seed"
+
+    def __post_init__(self) -> None:
+        if self.stated not in STATED:
+            raise ValueError(f"stated must be one of {', '.join(STATED)}, got {self.stated!r}")
+
+    @property
+    def from_seed(self) -> bool:
+        """True iff the seed's text states the expected value."""
+        return self.stated == "seed"
 
     @property
     def agrees(self) -> bool:

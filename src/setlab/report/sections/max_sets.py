@@ -367,7 +367,7 @@ def build(context: Context) -> Section:
     )
     conjecture = tuple(
         Claim(f"Most sets among {n} cards, 4 properties = Table 3's value (the paper's "
-              "conjecture)", TABLE_3[n], maxima[n])
+              "conjecture)", TABLE_3[n], maxima[n], stated="conjecture")
         for n in range(13, 28)
     )  # fmt: skip
 

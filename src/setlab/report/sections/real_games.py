@@ -64,8 +64,11 @@ def _overlap_tolerance(e: Estimate, seed: float, rounding: float) -> float:
     return rounding + side
 
 
-def _claim(statement: str, seed: float, rounding: float, e: Estimate, number: Number) -> Claim:
-    return Claim(statement, seed, number, tolerance=_overlap_tolerance(e, float(seed), rounding))
+def _claim(
+    statement: str, seed: float, rounding: float, e: Estimate, number: Number, stated: str = "seed"
+) -> Claim:
+    tolerance = _overlap_tolerance(e, float(seed), rounding)
+    return Claim(statement, seed, number, tolerance=tolerance, stated=stated)
 
 
 def _percent(e: Estimate) -> Estimate:
@@ -130,12 +133,14 @@ def build(context: Context) -> Section:
         _claim("No set among 15 cards in play: odds X:1", 88, 0.5, no_set_15, n_15),
         _claim("No set among any 15 random cards: odds X:1", 2700, 50, random_15, n_random_15),
         _claim("Games never needing 15 cards (percent)", 30, 5, never, n_never),
-        Claim("Average sets among 12 random cards, exact", Fraction(220, 79), n_exact_12),
+        Claim("Average sets among 12 random cards, exact", Fraction(220, 79), n_exact_12,
+              stated="formula"),
         _claim("Average sets among 12 random cards, simulated first deals", Fraction(220, 79),
-               0, mean_12, n_mean_12),
-        Claim("Average sets among 15 random cards, exact", Fraction(455, 79), n_exact_15),
+               0, mean_12, n_mean_12, stated="formula"),
+        Claim("Average sets among 15 random cards, exact", Fraction(455, 79), n_exact_15,
+              stated="formula"),
         _claim("Average sets among 15 random cards, simulated first deals", Fraction(455, 79),
-               0, mean_15, n_mean_15),
+               0, mean_15, n_mean_15, stated="formula"),
         Claim("In play the numbers are smaller: 12 cards", True,
               replace(n_play_12, value=play_12.high < exact_12)),
         Claim("In play the numbers are smaller: 15 cards", True,
@@ -169,6 +174,7 @@ def build(context: Context) -> Section:
                     odds.value,
                     number,
                     tolerance=_overlap_tolerance(estimate, odds.value, 0),
+                    stated="exact",
                 )
             )
         no_set_rows.append(

@@ -82,15 +82,16 @@ def build(context: Context) -> Section:
     zero = context.compute("sum of the 81 card vectors mod 3", deck_sums_to_zero)
     claims = [
         Claim("The deck has 81 cards", 81, context.compute("len(deck(4))", lambda: len(deck(4)))),
-        Claim("There are 1080 unique sets", 1080, sets_in_deck),
-        Claim("Any two cards: exactly one card completes the set (pairs checked)", 3240, unique),
+        Claim("There are 1080 unique sets", 1080, sets_in_deck, stated="formula"),
+        Claim("Any two cards: exactly one card completes the set (pairs checked)", 3240, unique,
+              stated="count"),
         Claim("Probability that 3 random cards form a set", "1/79", odds),
     ]
     for d, percent in zip(range(1, 5), (10, 30, 40, 20), strict=True):
         share = replace(split, value=Fraction(100 * split.value[d], total))
         claims.append(Claim(f"Percent of sets differing in {d} feature(s)", percent, share))
     claims += [
-        Claim("Number of different 12-card deals", 70724320184700, deals),
+        Claim("Number of different 12-card deals", 70724320184700, deals, stated="formula"),
         Claim("After 26 sets the last three cards form a 27th set", True, zero),
     ]
     examples = (
