@@ -119,8 +119,9 @@ def _escape_undecodable() -> None:
 
 
 def _check_store_variable(args: argparse.Namespace) -> None:
-    """``$SETLAB_STORE`` in a directory that does not exist is refused as ``--store`` is (made, the
-    directory would start an empty store under a typo); only the default store's is made."""
+    """Refuse ``$SETLAB_STORE`` in a directory that does not exist, as ``--store`` is refused:
+    making the directory would start an empty store under a typo. Only the default store's
+    directory is made."""
     variable = os.environ.get("SETLAB_STORE")
     if variable and getattr(args, "store", None) is None:  # --store, when given, wins
         from setlab.cli.common import store_path

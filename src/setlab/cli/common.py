@@ -26,17 +26,21 @@ if TYPE_CHECKING:
 
 
 def counted(count: int, noun: str) -> str:
-    """``count`` and its noun, plural unless the count is one (``noun`` + "s"; "property" gives
-    "properties").
+    """``count`` and its noun, plural unless the count is one (``noun`` + "s"; a consonant and
+    "y" give "ies").
 
     Examples
     --------
     >>> counted(1, "set"), counted(14, "set"), counted(1, "property"), counted(5, "property")
     ('1 set', '14 sets', '1 property', '5 properties')
+    >>> counted(2, "key")
+    '2 keys'
     """
     if count == 1:
         return f"{count} {noun}"
-    return f"{count} {noun[:-1]}ies" if noun.endswith("y") else f"{count} {noun}s"
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return f"{count} {noun[:-1]}ies"
+    return f"{count} {noun}s"
 
 
 def float_in(low: float, high: float, *, open_low: bool = False) -> Callable[[str], float]:
