@@ -65,6 +65,17 @@ def test_extremal_rows_say_equal_only_when_proven(report):
     assert re.fullmatch(r"\d+ <= f_4set\(4\) <= 23", known["4Set", "4"])
 
 
+def test_a_deal_larger_than_a_proven_structure_free_board_never_misses_one(report):
+    """f_ultra(4) = 9 is proven, so 12 cards always hold an UltraSet: the odds column says
+    "never", where a simulation alone could only say "none in N games"; 9 cards may miss one."""
+    markdown = (report / "report.md").read_text()
+    table = {row[0]: row for row in rows(markdown, "`")}
+    for mode in ("`ultra`", "`ultra-chain`"):
+        assert table[mode][4] == "never: f_ultra(4) = 9 < 12 (proven)"
+    assert not table["`ultra9`"][4].startswith("never")
+    assert not table["`ghost`"][4].startswith("never")  # f_ghost(4) is not proven
+
+
 def test_the_figure_outlines_every_ultraset_of_ten_cards_through_the_tenth(report):
     root = ET.parse(report / "images" / "variants-ultra-board.svg").getroot()
     cards = [c for c in root.iter() if c.get("class") == "card"]

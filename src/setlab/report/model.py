@@ -59,7 +59,11 @@ def format_seconds(seconds: float) -> str:
     --------
     >>> format_seconds(0.0000123), format_seconds(0.25), format_seconds(75)
     ('12 us', '250 ms', '75.0 s')
+    >>> format_seconds(2e-7)  # not "0 us"
+    'under 1 us'
     """
+    if seconds < 0.5e-6:
+        return "under 1 us"
     if seconds < 1e-3:
         return f"{seconds * 1e6:.0f} us"
     if seconds < 1:
