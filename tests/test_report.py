@@ -251,3 +251,12 @@ def test_the_report_reads_like_a_paper(tmp_path):
     assert page.count('<div class="figures">') == 1  # the two figures share a grid
     assert 'name="viewport"' in page
     assert "## 2. Second" in markdown
+
+
+def test_the_paper_s_configurations_leave_out_the_coordinates_they_share(quick_report):
+    """12 cards of AG(4,3) sharing their first digit are drawn on AG(3,3), points labelled by
+    three digits (on the 9 x 9 layout they sat in one column of its blocks, two thirds empty)."""
+    root = ET.parse(quick_report / "images" / "paper-config-12.svg").getroot()
+    labels = {t.text for t in root.iter() if t.tag.endswith("text") and (t.text or "").isdigit()}
+    assert {"000", "022", "100", "120", "220"} <= labels
+    assert not any(len(label) == 4 for label in labels)

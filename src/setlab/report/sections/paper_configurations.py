@@ -28,13 +28,16 @@ def build(context: Context) -> Section:
         sets = context.compute(f"find_sets on the {len(cards)} cards", find_sets, cards)
         count = replace(sets, value=len(sets.value))
         claims.append(Claim(f"{len(cards)} cards: {where}", stated, count))
-        layout = "F_3^2, first two coordinates dropped" if plane else "the 9 x 9 layout of AG(4,3)"
+        # Every figure leaves out the coordinates all its cards share, as the paper draws them:
+        # 11 and 12 cards on the 9 x 9 layout of AG(4,3) sat in one column of its blocks.
+        layout = "F_3^2" if plane else "AG(3,3)"
         figures.append(
             Figure(
                 f"paper-config-{len(cards)}",
-                configuration_svg(cards, sets.value, drop_constant=plane),
-                f"{len(cards)} cards, {len(sets.value)} sets ({where}), drawn on {layout}: "
-                "each set is a line or curve through its three points.",
+                configuration_svg(cards, sets.value, drop_constant=True),
+                f"{len(cards)} cards, {len(sets.value)} sets ({where}), drawn on {layout}, the "
+                "coordinates all its cards share left out: each set is a line or curve through "
+                "its three points.",
             )
         )
     board = [Card.parse(t) for t in PAPER_BOARD]
