@@ -238,9 +238,12 @@ def build(context: Context) -> Section:
         (
             Text(
                 "The README's integer program finds the largest collection of cards with no set "
-                "(a *cap*). setlab proves each maximum by isomorph-free generation of caps under "
-                "the symmetry group of the deck (`setlab.extremal.caps.largest_cap`); a value is "
-                "a proven maximum only where the search finished."
+                "(a *cap*) in a deck of M^P properties with M^V values each (its notation; the "
+                "game is M^P = 4, M^V = 3, and three cards are a set when each property is all "
+                "the same or all different). setlab proves each maximum by isomorph-free "
+                "generation of caps under the symmetry group of the deck "
+                "(`setlab.extremal.caps.largest_cap`); a value is a proven maximum only where the "
+                "search finished."
             ),
             Claims(tuple(claims)),
             Table(
