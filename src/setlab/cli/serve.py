@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import socket
+import warnings
 
 from setlab.cli.common import add_store, int_in
 from setlab.errors import SetlabError
@@ -72,6 +73,9 @@ def run_serve(args: argparse.Namespace) -> int:
         print("note: listening beyond this computer: anyone who can reach it can play", flush=True)
     config = uvicorn.Config(create_app(args.store), log_level="warning")
     server = uvicorn.Server(config)
+    # A Ctrl-C in the instant before uvicorn's loop runs leaves its serve() coroutine unawaited;
+    # the stop is still one line (main's), not three more of Python's warning about it.
+    warnings.filterwarnings("ignore", "coroutine 'Server.serve' was never awaited", RuntimeWarning)
     try:
         server.run(sockets=[sock])
     finally:
