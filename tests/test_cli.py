@@ -97,9 +97,11 @@ def test_demo_solves_the_paper_board(capsys):
     assert code == 0 and "14 sets found" in out
 
 
-@pytest.mark.parametrize("delay", [0.15, 0.4, 0.7, 1.0])
+@pytest.mark.parametrize("delay", [0.1, 0.15, 0.2, 0.4, 0.7, 1.0])
 def test_ctrl_c_at_any_moment_of_start_up_gives_no_traceback(delay):
-    """SIGINT while the command imports and starts: one line and exit 130, never a traceback."""
+    """SIGINT while the command imports and starts: one line and exit 130, never a traceback.
+    Inside numpy's compiled modules it used to add "ImportError: _multiarray_umath failed to
+    import" (about one run in ten at 0.15 s); numpy is now imported with Ctrl-C held back."""
     process = subprocess.Popen(
         [*SETLAB, "find", "1RSD", "2RSD", "3RSD"],
         stdout=subprocess.PIPE,

@@ -132,6 +132,21 @@ def _check_store_variable(args: argparse.Namespace) -> None:
             raise SetlabError(f"SETLAB_STORE: {error}") from None
 
 
+def _import_numpy_whole() -> None:
+    """Import numpy with Ctrl-C held back until it is done.
+
+    A SIGINT that lands inside numpy's compiled modules while they initialise is caught there and
+    printed ("ImportError: _multiarray_umath failed to import") before it reaches
+    :func:`main`, a second line beside the interrupt line. Held back for the tenth of a second
+    numpy takes, it arrives as a plain KeyboardInterrupt just after.
+    """
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        import numpy  # noqa: F401
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``setlab`` with ``argv``; return the exit code."""
     if threading.current_thread() is threading.main_thread():
@@ -141,6 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _escape_undecodable()
     interrupted = INTERRUPTED  # until the command is known, no work has started
     try:
+        _import_numpy_whole()  # a Ctrl-C held back there arrives here, inside the try
         if any("\0" in word for word in (sys.argv[1:] if argv is None else argv)):
             raise SetlabError("an argument holds a NUL byte")  # only a caller in Python can
         try:
@@ -148,9 +164,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as exit_:  # a refused argument (2), or --help / --version (0)
             return exit_.code if isinstance(exit_.code, int) else 2
         interrupted = getattr(args, "interrupted", None) or INTERRUPTED
-        from setlab.executor import default_workers
+        if os.environ.get("SETLAB_WORKERS", "").strip():  # refused before any work, not in a pool
+            from setlab.executor import default_workers
 
-        default_workers()  # a bad $SETLAB_WORKERS: refused before any work, not in a pool
+            default_workers()
         _check_store_variable(args)
         return args.run(args) or 0
     except SetlabError as error:
