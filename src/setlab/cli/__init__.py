@@ -140,11 +140,14 @@ def _import_numpy_whole() -> None:
     :func:`main`, a second line beside the interrupt line. Held back for the tenth of a second
     numpy takes, it arrives as a plain KeyboardInterrupt just after.
     """
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    hold = hasattr(signal, "pthread_sigmask")  # not on Windows: there numpy comes as it comes
+    if hold:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         import numpy  # noqa: F401
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        if hold:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
