@@ -16,6 +16,7 @@ from setlab.cards import (
 from setlab.cli.common import (
     add_properties,
     card_lists,
+    counted,
     int_in,
     print_json,
     read_cards,
@@ -110,8 +111,7 @@ def run_find(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    noun = "set" if len(sets) == 1 else "sets"
-    print(f"{len(board)} cards, {len(sets)} {noun}")
+    print(f"{len(board)} cards, {counted(len(sets), 'set')}")
     for number, triple in enumerate(sets, 1):
         print(f"{number:3d}. " + "  +  ".join(board[i].name for i in triple))
     return 0
@@ -136,8 +136,8 @@ def _print_hint(board: list, args: argparse.Namespace) -> int:
     if position is None:
         print(f"{len(board)} cards, no set: deal three more")
         return 0
-    noun = "set" if count == 1 else "sets"
-    print(f"{len(board)} cards, {count} {noun}. Hint: look for a set with {board[position].name}")
+    print(f"{len(board)} cards, {counted(count, 'set')}. Hint: look for a set with "
+          f"{board[position].name}")  # fmt: skip
     return 0
 
 
@@ -208,8 +208,7 @@ def run_find_variant(args: argparse.Namespace) -> int:
                     "values": values, "cards": digits, "codes": codes,
                     "found": [list(s) for s in found], "count": len(found)})  # fmt: skip
         return 0
-    noun = kind.title if len(found) == 1 else f"{kind.title}s"
-    print(f"{len(board)} cards, {len(found)} {noun}")
+    print(f"{len(board)} cards, {counted(len(found), kind.title)}")
     for number, group in enumerate(found, 1):
         print(f"{number:3d}. " + "  +  ".join(
             valued_name(board[i], args.properties, values) for i in group))  # fmt: skip

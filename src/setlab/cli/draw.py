@@ -14,6 +14,7 @@ from setlab.cards import Card, parse_card, valued_code, valued_digits
 from setlab.cli.common import (
     add_properties,
     card_lists,
+    counted,
     float_in,
     int_in,
     output_path,
@@ -157,14 +158,13 @@ def _run_variant(args: argparse.Namespace, output: Path) -> int:
                     "codes": [valued_code(c, args.properties, values) for c in board],
                     "found": [list(s) for s in found], "count": len(found)})  # fmt: skip
         return 0
-    noun = ("set" if kind.name == "set" else kind.title) + ("" if len(found) == 1 else "s")
-    print(f"wrote {path} ({len(board)} cards, {len(found)} {noun} outlined)")
+    noun = "set" if kind.name == "set" else kind.title
+    print(f"wrote {path} ({len(board)} cards, {counted(len(found), noun)} outlined)")
     return 0
 
 
 def _count(cards: list[Card], properties: int) -> str:
-    found = len(find_sets(cards, properties))
-    return f"{found} set" + ("" if found == 1 else "s")
+    return counted(len(find_sets(cards, properties)), "set")
 
 
 def _run_teaching(args: argparse.Namespace, output: Path) -> int:
@@ -197,7 +197,7 @@ def _run_teaching(args: argparse.Namespace, output: Path) -> int:
     name = Card(card, args.properties).code
     print(
         f"wrote {path} (a cap of {len(cap)} cards and {name}, which completes "
-        f"{len(sets)} set{'' if len(sets) == 1 else 's'} with it)"
+        f"{counted(len(sets), 'set')} with it)"
     )
     return 0
 

@@ -54,15 +54,19 @@ class Report:
     @property
     def reproduced(self) -> tuple[int, int]:
         """(seed values reproduced, values the seeds' text states): the claims ``from_seed``."""
-        claims = [c for s in self.sections for c in s.claims if c.from_seed]
-        return sum(c.agrees for c in claims), len(claims)
+        return _tally(self.sections, from_seed=True)
 
     @property
     def checked(self) -> tuple[int, int]:
         """(agreeing, in all) of the other claims: conjectures, formulas the seeds' text lost,
         setlab's exact references (:data:`setlab.report.model.STATED`)."""
-        claims = [c for s in self.sections for c in s.claims if not c.from_seed]
-        return sum(c.agrees for c in claims), len(claims)
+        return _tally(self.sections, from_seed=False)
+
+
+def _tally(sections: Sequence[Section], from_seed: bool) -> tuple[int, int]:
+    """(agreeing, in all) of the claims whose value the seeds' text states, or of the others."""
+    claims = [c for s in sections for c in s.claims if c.from_seed == from_seed]
+    return sum(c.agrees for c in claims), len(claims)
 
 
 def build_report(
@@ -277,17 +281,15 @@ def _summary(sections: Sequence[Section]) -> list[tuple[str, str, int, int]]:
 
 def _opening(sections: Sequence[Section], strong: Callable[[str], str]) -> str:
     """The summary's first sentence: the seed values reproduced, then the further checks."""
-    seed = [c for s in sections for c in s.claims if c.from_seed]
-    other = [c for s in sections for c in s.claims if not c.from_seed]
-    agreed, total = sum(c.agrees for c in seed), len(seed)
+    (agreed, total), (further, others) = _tally(sections, True), _tally(sections, False)
     text = (
         f"The seed documents state {total} values that a computer can check; setlab checked "
         "each of them in this run (computed now, or read from the results store and "
         f"re-verified, as each value's note says) and reproduces {strong(f'{agreed} of {total}')}."
     )
-    if other:
+    if others:
         text += (
-            f" {sum(c.agrees for c in other)} of {len(other)} further claims agree: the paper's "
+            f" {further} of {others} further claims agree: the paper's "
             "conjecture, values the seeds give by formulas their text lost, and setlab's exact "
             "values beside its simulations (each marked in its table)."
         )
