@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from setlab.cards import parse_valued_card
 from setlab.cli import main
 from setlab.errors import SetlabError
 from setlab.extremal import bigcaps, caps, nearcaps
@@ -464,7 +465,11 @@ def test_cli_count_probability_and_generalised(capsys):
     answer = json.loads(out)
     assert Fraction(answer["numerator"], answer["denominator"]) == Fraction(54, 126)
     code, out, _ = run(capsys, "caps", "-p", "2", "--values", "4", "--json")
-    assert json.loads(out)["value"] == 4
+    answer = json.loads(out)
+    assert answer["value"] == 4
+    # each code names its card: read back, it is the card of the witness's digits (base 4)
+    cards = [parse_valued_card(code, 2, 4) for code in answer["witness_codes"]]
+    assert cards == [4 * a + b for a, b in answer["witness"]]
 
 
 def test_cli_verify(capsys, tmp_path):

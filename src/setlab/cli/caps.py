@@ -6,7 +6,7 @@ import argparse
 import time
 from decimal import Decimal, localcontext
 
-from setlab.cards import Card
+from setlab.cards import Card, valued_code
 from setlab.cli.common import (
     add_properties,
     add_scheduler,
@@ -174,8 +174,10 @@ def run_largest(args: argparse.Namespace) -> int:
             witness_method=result.proof["method"],
             origin=origin,
         )
-        if args.values != 3:  # cards of a deck with V values: digit lists, no codes
-            answer["witness"], answer["witness_codes"] = words, None
+        if args.values != 3:  # cards of a deck with V values: their digits and codes
+            answer["witness"] = words
+            answer["witness_codes"] = [valued_code(c, args.properties, args.values)
+                                       for c in result.witness]  # fmt: skip
         print_json({"command": "caps", "values": result.values, **answer})
         return 0
     status = "proven maximal" if result.proven else "not proven maximal"
@@ -184,7 +186,7 @@ def run_largest(args: argparse.Namespace) -> int:
         f"{interval_text('size', result.size, upper)}, {status} ({result.proof['method']}; "
         f"{provenance_text(origin)})"
     )
-    text = ["".join(str(d) if d < 10 else f"({d})" for d in w) for w in words]
+    text = ["".join(map(str, w)) for w in words]
     for row in range(0, len(text), 10):
         print("  " + " ".join(text[row : row + 10]))
     return 0
@@ -335,7 +337,8 @@ def run_variant_caps(args: argparse.Namespace) -> int:
                     "values": values, "size": result.lower if result.proven else None,
                     "proven": result.proven, "lower": result.lower, "upper": result.upper,
                     "value": result.lower, "witness": words,
-                    "witness_codes": ["".join(map(str, w)) for w in words],
+                    "witness_codes": [valued_code(c, args.properties, values)
+                                      for c in result.witness],
                     "method": result.method, "provenance": origin})  # fmt: skip
         return 0
     noun = {"ultra": "an UltraSet", "4set": "a 4Set", "ghost": "a GhostSet"}[args.variant]

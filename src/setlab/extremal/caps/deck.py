@@ -17,7 +17,7 @@ from functools import cache
 import numba as nb
 import numpy as np
 
-from setlab.cards import check_properties
+from setlab.cards import check_properties, valued_digits
 from setlab.errors import SetlabError
 from setlab.geometry import affine_group_order, parallel_classes, third_card_table
 from setlab.symmetry import Incidence
@@ -201,11 +201,4 @@ def card_words(cards: Sequence[int], properties: int, values: int = 3) -> list[l
     >>> card_words([0, 5], 2, 4)
     [[0, 0], [1, 1]]
     """
-    out = []
-    for c in cards:
-        word = []
-        for _ in range(properties):
-            c, digit = divmod(int(c), values)
-            word.append(digit)
-        out.append(word[::-1])
-    return out
+    return [[int(d) for d in valued_digits(int(c), properties, values)] for c in cards]
