@@ -312,7 +312,7 @@ h2 { border-top: 1px solid #ddd; padding-top: 1em; margin-top: 2em; }
 .abstract li { margin: 0.3em 0; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 0.92em; }
-th, td { border: 1px solid #ccc; padding: 0.3em 0.7em; text-align: left; vertical-align: top; }
+th, td { border: 1px solid #ccc; padding: 0.3em 0.5em; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; }
 caption { caption-side: top; text-align: left; color: #444; font-size: 0.92em;
           padding-bottom: 0.4em; }
