@@ -22,6 +22,7 @@ FLOORS = {
     "setlab.numba_cache": 0,
     "setlab.cards": 1,
     "setlab.seeds": 1,
+    "setlab.files": 1,
     "setlab.geometry": 2,
     "setlab.kernels": 2,
     "setlab.find": 3,

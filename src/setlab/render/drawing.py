@@ -14,6 +14,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from setlab.errors import SetlabError
+from setlab.files import write_atomically
 
 __all__ = ["MAX_PNG_SIDE", "Drawing", "attributes", "element", "embedded_svg", "text"]
 
@@ -128,7 +129,8 @@ class Drawing:
         return cairosvg.svg2pdf(bytestring=self.svg.encode())
 
     def save(self, path: str | Path, scale: float = 2.0) -> Path:
-        """Write ``path`` as SVG, PNG (at ``scale``) or PDF according to its suffix."""
+        """Write ``path`` as SVG, PNG (at ``scale``) or PDF according to its suffix, whole or not
+        at all (:func:`setlab.files.write_atomically`)."""
         path = Path(path)
         suffix = path.suffix.lower()
         if suffix == ".svg":
@@ -141,11 +143,7 @@ class Drawing:
             raise SetlabError(
                 f"cannot write '{path}': the file name must end in .svg, .png or .pdf"
             )
-        try:
-            path.write_bytes(data)
-        except OSError as error:
-            raise SetlabError(f"cannot write {path}: {error.strerror}") from None
-        return path
+        return write_atomically(path, data)
 
 
 def embedded_svg(svg: str) -> Drawing:

@@ -21,6 +21,7 @@ from tqdm import tqdm
 
 from setlab import __version__
 from setlab.errors import SetlabError
+from setlab.files import write_all_atomically
 from setlab.report.model import (
     STATED,
     Claim,
@@ -126,16 +127,17 @@ def build_report(
         f"{report.reproduced[1]}; further checks passed: {report.checked[0]} of "
         f"{report.checked[1]}."
     )
-    names: set[str] = set()
+    files: dict[Path, str] = {}
     for section in built:
         for block in section.blocks:
             if isinstance(block, Figure):
-                if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", block.name) or block.name in names:
+                image = out / "images" / f"{block.name}.svg"
+                if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", block.name) or image in files:
                     raise SetlabError(f"figure name '{block.name}' is malformed or used twice")
-                names.add(block.name)
-                (out / "images" / f"{block.name}.svg").write_text(block.drawing.svg)
-    report.html_path.write_text(_html(built, header, context), encoding="utf-8")
-    report.markdown_path.write_text(_markdown(built, header, context), encoding="utf-8")
+                files[image] = block.drawing.svg
+    files[report.html_path] = _html(built, header, context)
+    files[report.markdown_path] = _markdown(built, header, context)
+    write_all_atomically(files)  # all or nothing: no page beside the pictures of another run
     return report
 
 
