@@ -6,8 +6,10 @@ STAMP  := $(VENV)/.setlab-installed
 
 .PHONY: demo test test-slow lint bench clean clean-kernels browser
 
+# A venv without a working pip (python3-venv missing when it was made, or a half-made one) is
+# made again rather than reused.
 $(STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip --version >/dev/null 2>&1 || { rm -rf $(VENV) && $(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
@@ -24,9 +26,9 @@ test: $(STAMP) browser
 # The browser tests drive Debian's Chromium: installed when missing and possible (root on Debian);
 # where it cannot be had, those tests skip with one line saying so.
 browser:
-	@command -v chromium >/dev/null || { apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
-	  echo "note: Chromium could not be installed; the browser tests will skip"
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+	  >/dev/null 2>&1 || echo "note: Chromium could not be installed; the browser tests will skip"
 
 test-slow: $(STAMP)
 	$(PY) -m pytest -q -m slow
