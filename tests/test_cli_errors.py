@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -134,7 +136,11 @@ def test_simulate_p5_skips_the_exact_odds_and_says_why(capsys):
 
     with pytest.raises(SetlabError, match="P <= 4"):
         no_set_probability(12, 5)
-    assert no_set_probability(5, 5) > 0  # small k: the closed form, any deck
+    # small k: the closed form, any deck. Five cards hold at most two sets, and two share a card:
+    # C(N, 5) - L C(N - 3, 2) + N C((N - 1)/2, 2) five-card caps (inclusion and exclusion)
+    n, lines = 243, 243 * 242 // 6
+    caps = math.comb(n, 5) - lines * math.comb(n - 3, 2) + n * math.comb((n - 1) // 2, 2)
+    assert no_set_probability(5, 5) == Fraction(caps, math.comb(n, 5))
     assert main(["simulate", "--games", "20", "-p", "5", "--no-progress"]) == 0
     out, err = capsys.readouterr()
     assert "(exact: not computed: cap counts cover P <= 4)" in out and err == ""

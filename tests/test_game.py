@@ -264,8 +264,7 @@ def test_first_round_odds_match_the_seed(big):
     se = (big.first_round.high - p) / 1.96
     assert 1 / 31.5 - 4 * se <= p <= 1 / 30.5 + 4 * se
     exact = exact_no_set_probability(12)
-    if exact is not None:
-        assert within(big.first_round, float(exact))
+    assert exact is not None and within(big.first_round, float(exact))
 
 
 def test_in_game_figures_match_the_seed(big):

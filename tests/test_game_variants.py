@@ -119,6 +119,10 @@ def test_exact_means_count_the_deck():
 
 def test_the_summary_agrees_with_the_exact_mean_and_the_games():
     s = simulate_variant("ultra9", 3000, seed=1, batch=700)
+    # UltraSets of AG(4,3): for each of the 81 sums s, the 40 pairs {a, s - a} (a != s - a), any
+    # two of them (disjoint, as a pair is fixed by a card and the sum): 81 C(40, 2) among the
+    # C(81, 4) four-card subsets; a deal of 9 holds C(9, 4) of those on average times that share
+    assert s.exact_mean == Fraction(math.comb(9, 4) * 81 * math.comb(40, 2), math.comb(81, 4))
     e = s.first_deal_structures
     assert e.low <= float(s.exact_mean) <= e.high
     figures = game_figures("ultra9", 3000, seed=1)

@@ -1,14 +1,17 @@
 """Independent brute force for the variants: test every subset of the right size, digit by digit.
 
-Digits come from ``extremal.caps.deck.card_words`` (the V-valued deck's numbering); each rule is
-tested as the issue words it, sharing no code with :mod:`setlab.variants`.
+A card's digits are its index written in base V, big-endian (the V-valued deck's numbering),
+worked out here; each rule is tested as the issue words it, sharing no code with setlab.
 """
 
 from __future__ import annotations
 
 import itertools
 
-from setlab.extremal.caps.deck import card_words
+
+def digits_of(card, properties, values):
+    """The P digits of card ``card`` in base V, the first property the most significant."""
+    return [card // values ** (properties - 1 - i) % values for i in range(properties)]
 
 
 def ultra_rule(w):
@@ -44,7 +47,7 @@ def brute_force(board, name, properties, values=3):
         size, rule = values, valued_rule(values)
     else:
         size, values, rule = RULES[name]
-    words = card_words(board, properties, values)
+    words = [digits_of(card, properties, values) for card in board]
     return [
         combo
         for combo in itertools.combinations(range(len(board)), size)
