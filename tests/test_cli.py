@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -111,14 +112,20 @@ def test_ctrl_c_at_any_moment_of_start_up_gives_no_traceback(delay):
     time.sleep(delay)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
-    # A machine fast enough to finish first exits 0. A SIGINT that lands while the interpreter
-    # itself starts (runpy compiling setlab's __main__) ends the process before any setlab code
-    # runs: Python's own default, nothing setlab can catch, and no frame of setlab in it.
-    assert process.returncode in (0, 130, -signal.SIGINT), (process.returncode, err)
+    # A machine fast enough to finish first exits 0. A SIGINT that lands before __main__ installs
+    # its handler ends the process by Python's own default: killed by SIGINT, or exit 1 with
+    # "Fatal Python error" while the interpreter itself starts (its site module, runpy). Setlab
+    # cannot catch it there; its part is to make that window short (the package's first import,
+    # about 10 ms: no typing, no numpy), and no frame of the command may be in such a traceback.
+    # On a loaded machine the interpreter's start takes longer than the shortest delays here.
+    assert process.returncode in (0, 130, 1, -signal.SIGINT), (process.returncode, err)
     if process.returncode == 130:
         assert err.strip().splitlines() == ["error: interrupted"], err  # find keeps nothing
-    if process.returncode == -signal.SIGINT:
-        assert "setlab" not in err, err
+    if process.returncode == 1:
+        assert "Fatal Python error: init" in err or "Could not import runpy module" in err, err
+    if process.returncode in (1, -signal.SIGINT):
+        frames = re.findall(r"src/setlab/([\w/]+\.py)", err)
+        assert set(frames) <= {"__init__.py", "numba_cache.py", "errors.py", "__main__.py"}, err
 
 
 def test_find_on_one_board_loads_no_compiler_and_no_solver():

@@ -10,15 +10,22 @@ Examples
 [(0, 1, 2)]
 """
 
+from __future__ import annotations
+
 import importlib
-from typing import TYPE_CHECKING, Any
 
 from setlab.errors import SetlabError
 from setlab.numba_cache import prepare_numba
 
 prepare_numba()  # before any module of setlab imports numba
 
+# typing.TYPE_CHECKING without importing typing (a tenth of a second, most of this module's
+# start-up, during which the setlab command cannot yet catch a Ctrl-C); type checkers read
+# this name the same way
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # the names below are imported on first use (see __getattr__)
+    from typing import Any
+
     from setlab.cards import Card, deck, parse_board, parse_card
     from setlab.find import (
         count_sets,

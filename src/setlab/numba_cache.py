@@ -25,7 +25,10 @@ import importlib.machinery
 import itertools
 import os
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see setlab.__init__)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["prepare_numba"]
 

@@ -154,11 +154,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``setlab`` with ``argv``; return the exit code."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, _Interrupts.handle)
-    import sqlite3  # after the handler: every import of a command can be interrupted
-
-    _escape_undecodable()
     interrupted = INTERRUPTED  # until the command is known, no work has started
     try:
+        # After the handler and inside the try, every import of a command can be interrupted:
+        # the KeyboardInterrupt clause comes first, so it is caught before sqlite3.Error is read.
+        import sqlite3
+
+        _escape_undecodable()
         _import_numpy_whole()  # a Ctrl-C held back there arrives here, inside the try
         if any("\0" in word for word in (sys.argv[1:] if argv is None else argv)):
             raise SetlabError("an argument holds a NUL byte")  # only a caller in Python can
@@ -173,15 +175,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             default_workers()
         _check_store_variable(args)
         return args.run(args) or 0
+    except KeyboardInterrupt:
+        print(interrupted, file=sys.stderr)
+        return 130
     except SetlabError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except sqlite3.Error as error:  # a read-only, locked or damaged results store
         print(f"error: results store: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(interrupted, file=sys.stderr)
-        return 130
     except BrokenPipeError:
         return 0
     except Exception:
