@@ -13,8 +13,10 @@ complement identity m(81 - n) = 1080 - n(81 - n)/2 - M(n).
 
 from __future__ import annotations
 
+from _common import Parser, run_script  # first: see _common.py
+
+# isort: split
 import resource
-import sys
 import time
 
 import numpy as np
@@ -96,7 +98,9 @@ def report(properties, rows, seconds):
 
 
 def main() -> None:
-    top = 5 if "--p5" in sys.argv[1:] else 4
+    parser = Parser(description=__doc__)
+    parser.add_argument("--p5", action="store_true", help="AG(5,3) too: every 11th n, minutes")
+    top = 5 if parser.parse_args().p5 else 4
     rng = np.random.default_rng(2026)
     start = time.perf_counter()
     m2 = {e.cards: e.max for e in exhaustive_table(2)}
@@ -131,4 +135,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -8,8 +8,10 @@ of the caps of every size (682,344 of 20 cards). Usage: python benchmarks/caps.p
 
 from __future__ import annotations
 
+from _common import Parser, in_range, run_script  # first: see _common.py
+
+# isort: split
 import resource
-import sys
 import time
 
 import numpy as np
@@ -17,6 +19,7 @@ from ortools.sat.python import cp_model
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import csr_matrix
 
+from setlab.extremal.bounds import solve_interruptibly
 from setlab.extremal.caps import count_caps, largest_cap
 from setlab.geometry import lines
 
@@ -33,7 +36,9 @@ def cp_sat(limit: float, properties: int = 4) -> tuple[float, str, bool]:
     solver.parameters.max_time_in_seconds = limit
     solver.parameters.num_workers = 2
     start = time.perf_counter()
-    status = solver.Solve(model)
+    # not solver.Solve: CP-SAT's own SIGINT handler would swallow a Ctrl-C (the benchmark went
+    # on, the search cut short), and keep Python's away for the rest of the run
+    status = solve_interruptibly(solver, model)
     elapsed = time.perf_counter() - start
     proven = status == cp_model.OPTIMAL
     return (
@@ -70,7 +75,10 @@ def highs(limit: float) -> tuple[float, str, bool]:
 
 
 def main() -> None:
-    limit = float(sys.argv[1]) if len(sys.argv) > 1 else 60.0
+    parser = Parser(description=__doc__)
+    parser.add_argument("limit", metavar="LIMIT_S", nargs="?", type=in_range(float, 1, 86400),
+                        default=60.0, help="each solver's time limit in seconds (default 60)")
+    limit = parser.parse_args().limit
     largest_cap(3)  # warm-up: compiled kernels, the AG(3,3) slice bound
     start = time.perf_counter()
     result = largest_cap(4, workers=2)
@@ -103,4 +111,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -12,9 +12,11 @@ Usage: python benchmarks/caps_p5.py [CP_SAT_LIMIT_S] (default 60).
 
 from __future__ import annotations
 
+from _common import Parser, in_range, run_script  # first: see _common.py
+
+# isort: split
 import json
 import resource
-import sys
 import time
 
 from caps import cp_sat  # benchmarks/caps.py, beside this script
@@ -31,7 +33,10 @@ def timed(function, *args):
 
 
 def main() -> None:
-    limit = float(sys.argv[1]) if len(sys.argv) > 1 else 60.0
+    parser = Parser(description=__doc__)
+    parser.add_argument("limit", metavar="CP_SAT_LIMIT_S", nargs="?", default=60.0,
+                        type=in_range(float, 1, 86400), help="CP-SAT's time limit (default 60)")
+    limit = parser.parse_args().limit
     largest_cap_certificate(3)  # compile the pattern kernel outside the timings
     generated, generation_s = timed(largest_cap, 4)
     chain4, chain4_s = timed(largest_cap_certificate, 4)
@@ -54,4 +59,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -9,7 +9,9 @@ Usage: python benchmarks/cli_startup.py [--runs N]
 
 from __future__ import annotations
 
-import argparse
+from _common import Parser, in_range, run_script  # first: see _common.py
+
+# isort: split
 import os
 import resource
 import statistics
@@ -22,13 +24,17 @@ BOARD = ["1RSD", "2GTS", "3POO", "1GSD", "2 red striped ovals", "3PSD", "1ROS", 
 
 def wall(argv: list[str]) -> float:
     start = time.perf_counter()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise SystemExit(f"error: {' '.join(argv[1:3])} failed (exit {done.returncode}): {last}")
+    return seconds
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=9)
+    parser = Parser(description=__doc__)
+    parser.add_argument("--runs", type=in_range(int, 1, 1000), default=9, help="default 9")
     args = parser.parse_args()
     python = [sys.executable, "-c", "pass"]
     setlab = [sys.executable, "-m", "setlab", "find", *BOARD]
@@ -47,4 +53,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -13,9 +13,11 @@ With ``--store``, the values of a store where the whole table is solved (with th
 
 from __future__ import annotations
 
+from _common import Parser, existing_store, require_results, run_script  # first: see _common.py
+
+# isort: split
 import importlib.util
 import resource
-import sys
 import time
 import tracemalloc
 from pathlib import Path
@@ -36,9 +38,15 @@ def load_checker():
 
 
 def main() -> None:
+    parser = Parser(description=__doc__)
+    parser.add_argument("--store", type=existing_store,
+                        help="a store with the whole P = 4 table solved (setlab maxsets --table)")
+    args = parser.parse_args()
+    if args.store is not None:
+        require_results(parser, args.store, 4)
     start = time.perf_counter()
-    if "--store" in sys.argv:  # a store with the whole table solved (setlab maxsets --table)
-        solver = Solver(4, Store(sys.argv[sys.argv.index("--store") + 1]))
+    if args.store is not None:
+        solver = Solver(4, Store(args.store))
         label = "store"
     else:
         solver = Solver(4, Store(":memory:"), search_cards=0, min_search_cards=0, anneal_restarts=0)
@@ -103,4 +111,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

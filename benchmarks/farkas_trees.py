@@ -20,7 +20,15 @@ leaves and seconds per program, the totals, the ratios baseline / setlab, and pe
 
 from __future__ import annotations
 
-import argparse
+from _common import (  # first: see _common.py
+    Parser,
+    existing_store,
+    in_range,
+    require_results,
+    run_script,
+)
+
+# isort: split
 import resource
 import time
 from typing import Any
@@ -126,10 +134,13 @@ def p5_records(path: str) -> list[tuple[str, dict[str, Any]]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--store", help="a store holding the P = 5 table")
-    parser.add_argument("--hardest", type=int, default=4, help="programs the baseline runs")
+    parser = Parser(description=__doc__)
+    parser.add_argument("--store", type=existing_store, help="a store holding the P = 5 table")
+    parser.add_argument("--hardest", type=in_range(int, 0, 1000), default=4,
+                        help="P = 5 programs the baseline runs (default 4)")
     args = parser.parse_args()
+    if args.store is not None:
+        require_results(parser, args.store, 5)
     records = p4_records() + (p5_records(args.store) if args.store else [])
     print(f"{len(records)} programs")
     ours = []
@@ -160,4 +171,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

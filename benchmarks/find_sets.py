@@ -8,6 +8,9 @@ microseconds, the single-board API latency, peak memory, and last `speedup: X` =
 
 from __future__ import annotations
 
+from _common import Parser, run_script  # first: see _common.py
+
+# isort: split
 import resource
 import timeit
 
@@ -26,6 +29,7 @@ def best_seconds(function, number: int, repeat: int = 5) -> float:
 
 
 def main() -> None:
+    Parser(description=__doc__).parse_args()  # no options: --help, and nothing else
     rng = np.random.default_rng(2013)
     boards = rng.random((BOARDS, 81)).argsort(axis=1)[:, :12].astype(np.int64)
     vectors = digits(4).tolist()
@@ -57,4 +61,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -13,7 +13,9 @@ Usage: python benchmarks/heuristics.py [--seconds S]   (S: local-search budget p
 
 from __future__ import annotations
 
-import argparse
+from _common import Parser, in_range, run_script  # first: see _common.py
+
+# isort: split
 import resource
 import time
 
@@ -77,8 +79,9 @@ def best_time(function, repeats: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=0.2)
+    parser = Parser(description=__doc__)
+    parser.add_argument("--seconds", type=in_range(float, 0.01, 60), default=0.2,
+                        help="local-search budget per n (default 0.2)")
     args = parser.parse_args()
 
     numba.set_num_threads(1)
@@ -110,4 +113,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -36,6 +36,9 @@ What t is:
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # first: a Ctrl-C in the imports below is then one line (_common.py)
+    from _common import Parser, run_script  # only so: tests load this file by its path
+
 import argparse
 import itertools
 import sys
@@ -46,6 +49,9 @@ from setlab.extremal.bigcaps import best_construction, complete_42_cap
 from setlab.extremal.caps.deck import free_cards
 from setlab.extremal.oneset import fibre_caps
 from setlab.geometry import indices_of, third_card_table
+
+ArgumentParser = argparse.ArgumentParser
+"""The class of :func:`main`'s parser; run as a script, ``_common.Parser`` (one-line errors)."""
 
 
 def secant_incidence(cap: list[int], properties: int) -> np.ndarray:
@@ -143,7 +149,7 @@ def implied_minima(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--properties", default="5", help="P: 3, 4 or 5 (default 5)")
     parser.add_argument("--assume", help="t for P = 5 (default 2, Thackeray's caps of >= 43)")
     parser.add_argument("--up-to", default="16", help="j = 1..J (default 16)")
@@ -206,4 +212,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    ArgumentParser = Parser
+    run_script(main)

@@ -10,10 +10,11 @@ for n = 4).
 
 from __future__ import annotations
 
-import argparse
+from _common import Parser, in_range, run_script  # first: see _common.py
+
+# isort: split
 import itertools
 import resource
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -45,8 +46,9 @@ def timed(function, *args, **kwargs):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--up-to", type=int, default=30, help="largest P = 4 n to prove")
+    parser = Parser(description=__doc__)
+    parser.add_argument("--up-to", type=in_range(int, 0, 81), default=30,
+                        help="largest P = 4 n to prove (default 30)")
     args = parser.parse_args()
 
     brute_force_extremes(2, 3)  # compile the kernels outside the timings
@@ -94,9 +96,9 @@ def main() -> None:
         resource.getrusage(who).ru_maxrss
         for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
     )
-    print(f"peak memory (largest process): {peak / 1024:.0f} MiB", file=sys.stderr)
+    print(f"peak memory (largest process): {peak / 1024:.0f} MiB")
     print(f"paper-style brute force / search, P=4 n=4: {ratio:.0f}x")
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

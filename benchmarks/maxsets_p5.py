@@ -16,7 +16,9 @@ table.
 
 from __future__ import annotations
 
-import argparse
+from _common import Parser, run_script  # first: see _common.py
+
+# isort: split
 import resource
 import subprocess
 import sys
@@ -36,7 +38,7 @@ def _bounds(row: dict) -> tuple[int, int, int, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = Parser(description=__doc__)
     parser.add_argument(
         "--store", default=None, help="a store to use (and keep) instead of a fresh one"
     )
@@ -127,4 +129,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -27,6 +27,9 @@ Measured numbers: docs/maxsets.md.
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # first: a Ctrl-C in the imports below is then one line (_common.py)
+    from _common import run_script  # only so: tests load this file by its path
+
 import itertools
 import resource
 import sys
@@ -190,6 +193,9 @@ def proven_table(store: Store, problem: str, properties: int) -> dict[int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0
     try:
         path, cards = Path(argv[0]), [int(a) for a in argv[1:]] or [140]
     except (IndexError, ValueError):
@@ -231,4 +237,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main, needs="STORE")

@@ -35,7 +35,9 @@ numbers: docs/bounds.md, "Split maxima".
 
 from __future__ import annotations
 
-import argparse
+from _common import Parser, run_script  # first: see _common.py
+
+# isort: split
 import resource
 import tempfile
 import time
@@ -115,10 +117,13 @@ def least_proven(n: int, known: tuple, split_most) -> tuple[int, dict[int, str],
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__)
     parser.add_argument("--store", help="a store with the P = 4 table (kept)")
     parser.add_argument("cards", nargs="*", type=int, default=[147], help="n in 147..160")
     args = parser.parse_args()
+    unknown = [n for n in args.cards if n not in WITNESS]
+    if unknown:
+        parser.error(f"no witness for n = {unknown}: choose n in 147..160")
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(args.store or Path(tmp) / "p4.sqlite")
         most4, most3 = Solver(4, store).known_max(4), Solver(3, store).known_max(3)
@@ -155,4 +160,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -12,7 +12,9 @@ by a small search first, as the pool's workers inherit them from this process. W
 
 from __future__ import annotations
 
-import argparse
+from _common import Parser, in_range, run_script  # first: see _common.py
+
+# isort: split
 import importlib
 import os
 import pickle
@@ -52,22 +54,34 @@ def start_cluster(workers: int, logs: Path) -> tuple[str, list[subprocess.Popen]
     log = open(logs / f"dask-{workers}.log", "ab")  # noqa: SIM115 - lives with the processes
     scheduler = [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1"]
     scheduler += ["--port", address.rsplit(":", 1)[1], "--dashboard-address", "127.0.0.1:0"]
-    processes = [subprocess.Popen(scheduler, stdout=log, stderr=log, env=env)]
     worker = [sys.executable, "-m", "distributed.cli.dask_worker", address, "--host", "127.0.0.1"]
     worker += ["--nthreads", "1", "--no-nanny", "--no-dashboard"]
-    processes += [subprocess.Popen(worker, stdout=log, stderr=log, env=env) for _ in range(workers)]
+    processes: list[subprocess.Popen] = []
+    try:  # a session of their own: Ctrl-C reaches this process, which stops them in order
+        for command in (scheduler, *[worker] * workers):
+            processes.append(subprocess.Popen(command, stdout=log, stderr=log, env=env,
+                                              start_new_session=True))  # fmt: skip
+    except BaseException:  # Ctrl-C (or a failed start) half-way: stop those started
+        stop(processes)
+        raise
     return address, processes
 
 
 def stop(processes: list[subprocess.Popen]) -> None:
     for process in processes:
         process.terminate()
-    for process in processes:
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
+    try:
+        for process in processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    except BaseException:  # Ctrl-C while they shut down: none is left running
+        for process in processes:
             process.kill()
             process.wait()
+        raise
 
 
 def worker_peak_mib(address: str) -> float:
@@ -127,11 +141,13 @@ def p5_task(level: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--cards", type=int, default=12, help="n of the P = 4 cap search")
-    parser.add_argument("--p5-level", type=int, metavar="K", help="only time a P = 5 level-K task")
+    parser = Parser(description=__doc__)
+    parser.add_argument("--cards", type=in_range(int, 1, 81), default=12,
+                        help="n of the P = 4 cap search (default 12)")
+    parser.add_argument("--p5-level", type=in_range(int, 2, 45), metavar="K",
+                        help="only time a P = 5 level-K task")
     args = parser.parse_args()
-    if args.p5_level:
+    if args.p5_level is not None:
         return p5_task(args.p5_level)
     search(4, 6, "min", 0, workers=1)  # compile the kernels outside the timings
 
@@ -153,6 +169,7 @@ def main() -> None:
         baseline = {1: serial, 2: pooled}
         for workers in (1, 2):
             address, processes = start_cluster(workers, directory)
+            client = None
             try:
                 deadline = time.monotonic() + 60
                 while True:
@@ -168,8 +185,9 @@ def main() -> None:
                 seconds, result = run(args.cards, directory, f"dask{workers}", scheduler=address)
                 assert result.level_hashes == reference.level_hashes
                 peak = worker_peak_mib(address)
-                client.close()
             finally:
+                if client is not None:  # before its scheduler stops (or it logs its lost link)
+                    client.close()
                 stop(processes)
             rows.append(
                 (f"Dask, {workers} worker{'s' * (workers > 1)}", seconds, baseline[workers], peak)
@@ -192,4 +210,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -13,7 +13,9 @@ Usage: python benchmarks/serve.py [--seconds 20] [--rooms 10] [--players 5]
 
 from __future__ import annotations
 
-import argparse
+from _common import Parser, run_script  # first: see _common.py
+
+# isort: split
 import asyncio
 import json
 import os
@@ -167,22 +169,37 @@ async def in_process(rooms: int, players: int, seconds: float) -> tuple[Tally, f
 
 
 def start_server(store: Path) -> tuple[subprocess.Popen, str]:
+    """``setlab serve`` on a free port, its stderr (and its own line on Ctrl-C) in a log beside
+    the store; the caller stops it (:func:`stop_server`)."""
     command = [sys.executable, "-m", "setlab", "serve", "--port", "0", "--store", str(store)]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    line = server.stdout.readline() if server.stdout else ""
-    found = re.search(r"http://[\d.]+:\d+/", line)
-    if not found:
+    with open(store.parent / "serve.log", "wb") as log:
+        server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True)
+    try:
+        line = server.stdout.readline() if server.stdout else ""
+        found = re.search(r"http://[\d.]+:\d+/", line)
+        if not found:
+            told = (store.parent / "serve.log").read_text(errors="replace").strip().splitlines()
+            raise SystemExit(f"error: setlab serve did not start: {(told or [line])[-1]!r}")
+        url = found.group(0)
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(url + "api/deck", timeout=2).close()
+                return server, url
+            except OSError:
+                time.sleep(0.05)
+        raise SystemExit("error: setlab serve does not answer")
+    except BaseException:  # the messages above, or Ctrl-C while it starts: no orphan server
+        stop_server(server)
+        raise
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(10)
+    except subprocess.TimeoutExpired:
         server.kill()
-        raise SystemExit(f"setlab serve did not start: {line!r}")
-    url = found.group(0)
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(url + "api/deck", timeout=2).close()
-            return server, url
-        except OSError:
-            time.sleep(0.05)
-    server.kill()
-    raise SystemExit("setlab serve does not answer")
+        server.wait()
 
 
 def peak_memory_mib(pid: int) -> float:
@@ -202,14 +219,16 @@ def report(name: str, tally: Tally, elapsed: float) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--baseline-seconds", type=float, default=3.0)
     parser.add_argument("--rooms", type=int, default=10)
     parser.add_argument("--players", type=int, default=5, help="players per room")
     args = parser.parse_args()
-    if not (0 < args.seconds <= 600 and 0 < args.rooms <= 100 and 0 < args.players <= 16):
-        parser.error("bounds: --seconds in (0, 600], --rooms 1..100, --players 1..16")
+    if not (0 < args.seconds <= 600 and 0 < args.baseline_seconds <= 600
+            and 0 < args.rooms <= 100 and 0 < args.players <= 16):  # fmt: skip
+        parser.error("bounds: --seconds and --baseline-seconds in (0, 600], --rooms 1..100, "
+                     "--players 1..16")  # fmt: skip
 
     find_sets([0, 1, 2])  # load the compiled finder before timing
     with tempfile.TemporaryDirectory() as folder:
@@ -220,11 +239,7 @@ def main() -> None:
             )
             memory = peak_memory_mib(server.pid)
         finally:
-            server.terminate()
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            stop_server(server)
     base, base_elapsed = asyncio.run(in_process(args.rooms, args.players, args.baseline_seconds))
     cores = os.cpu_count()
     print(f"{args.rooms} rooms x {args.players} players over WebSocket on {url} (cores: {cores})")
@@ -238,4 +253,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

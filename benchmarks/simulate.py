@@ -9,7 +9,9 @@ Usage: python benchmarks/simulate.py [--games N] [--baseline-games M]
 
 from __future__ import annotations
 
-import argparse
+from _common import Parser, in_range, run_script  # first: see _common.py
+
+# isort: split
 import resource
 import time
 
@@ -19,9 +21,9 @@ from setlab.game import play_game, simulate
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1_000_000)
-    parser.add_argument("--baseline-games", type=int, default=300)
+    parser = Parser(description=__doc__)
+    parser.add_argument("--games", type=in_range(int, 1, 10**8), default=1_000_000)
+    parser.add_argument("--baseline-games", type=in_range(int, 1, 10**6), default=300)
     args = parser.parse_args()
 
     simulate(100, seed=1)  # compile (or load the cached kernel) before timing
@@ -48,4 +50,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

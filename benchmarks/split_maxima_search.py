@@ -18,7 +18,9 @@ totals and peak memory.
 
 from __future__ import annotations
 
-import argparse
+from _common import Parser, run_script  # first: see _common.py
+
+# isort: split
 import importlib.util
 import resource
 import time
@@ -38,7 +40,7 @@ _SPEC.loader.exec_module(split_check)  # standalone, as the bundle runs it
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__)
     parser.add_argument("splits", nargs="*", default=list(DEFAULT), help="a,b,c (each <= 27)")
     args = parser.parse_args()
     try:
@@ -68,4 +70,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -18,7 +18,9 @@ the P = 5 table's, so only n = 147..157 are meaningful (default 147: 2425 proven
 
 from __future__ import annotations
 
-import argparse
+from _common import Parser, run_script  # first: see _common.py
+
+# isort: split
 import resource
 import tempfile
 import time
@@ -37,7 +39,7 @@ RANGES = {147: (2425, 2429), 148: (2461, 2469), 151: (2575, 2589), 152: (2615, 2
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__)
     parser.add_argument("--store", help="a store with the P = 4 table (kept)")
     parser.add_argument("cards", nargs="*", type=int, default=[147], help="n in 147..157")
     args = parser.parse_args()
@@ -74,4 +76,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -21,9 +21,11 @@ Each program's integer optimum of L is printed against the true value (HiGHS thr
 
 from __future__ import annotations
 
+from _common import Parser, run_script  # first: see _common.py
+
+# isort: split
 import itertools
 import resource
-import sys
 import time
 from math import comb
 
@@ -210,7 +212,12 @@ def pencils_optimum(n: int, low: int) -> tuple[float | None, int, int]:
 
 
 def main() -> None:
-    cards = [int(a) for a in sys.argv[1:]] or [48]
+    parser = Parser(description=__doc__)
+    parser.add_argument("cards", metavar="n", nargs="*", type=int, default=[48],
+                        help="n in 48..53 (default 48)")
+    cards = parser.parse_args().cards
+    if any(n not in TRUTH for n in cards):
+        parser.error(f"n is in 48..53, not {[n for n in cards if n not in TRUTH]}")
     for n in cards:
         began = time.perf_counter()
         plane = planes_optimum(n)
@@ -228,4 +235,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

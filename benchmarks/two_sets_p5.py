@@ -59,6 +59,9 @@ all 29,719 cases refuted, 219.8 M conflicts, 16,189 s of CPU and 8,168 s of wall
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # first: a Ctrl-C in the imports below is then one line (_common.py)
+    from _common import Parser, run_script  # only so: tests load this file by its path
+
 import argparse
 import itertools
 import resource
@@ -85,6 +88,9 @@ from setlab.find import count_sets
 from setlab.geometry import affine_frame, flats, lines, third_card_table
 from setlab.store import Store
 from setlab.symmetry import affine_incidence, point_orbits
+
+ArgumentParser = argparse.ArgumentParser
+"""The class of :func:`main`'s parser; run as a script, ``_common.Parser`` (one-line errors)."""
 
 
 class Cnf:
@@ -349,7 +355,7 @@ def job_name(args: argparse.Namespace) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--properties", type=int, default=5, help="P (default 5)")
     parser.add_argument("--cards", type=int, default=46, help="n (default 46)")
     parser.add_argument("--shape", choices=["crossing", "parallel", "both"], default="both")
@@ -454,4 +460,5 @@ def run(args: argparse.Namespace, only: set[int] | None, shapes: set[str], store
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    ArgumentParser = Parser
+    run_script(main)

@@ -9,6 +9,9 @@ microseconds per board, peak memory, and `speedup: X` = (a) / (b) per variant.
 
 from __future__ import annotations
 
+from _common import Parser, run_script  # first: see _common.py
+
+# isort: split
 import itertools
 import resource
 import timeit
@@ -65,6 +68,7 @@ def best_seconds(function, number: int, repeat: int = 3) -> float:
 
 
 def main() -> None:
+    Parser(description=__doc__).parse_args()  # no options: --help, and nothing else
     rng = np.random.default_rng(14)
     properties = 4
     print(f"{BOARDS:,} random boards per variant (itertools on the first {BASELINE_BOARDS:,})")
@@ -98,4 +102,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

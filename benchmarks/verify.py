@@ -15,7 +15,9 @@ table (``setlab maxsets -p 5 --table --store STORE`` or ``benchmarks/maxsets_p5.
 
 from __future__ import annotations
 
-import argparse
+from _common import Parser, existing_store, require_results, run_script  # first: see _common.py
+
+# isort: split
 import itertools
 import os
 import resource
@@ -48,10 +50,15 @@ def verdict(run: subprocess.CompletedProcess) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = Parser(description=__doc__)
     parser.add_argument("-p", "--properties", type=int, default=4, help="the P to verify")
-    parser.add_argument("--store", default=None, help="a finished store (default: a fresh P = 4)")
+    parser.add_argument("--store", default=None, type=existing_store,
+                        help="a finished store (default: a fresh P = 4)")
     args = parser.parse_args()
+    if args.store is not None:
+        require_results(parser, args.store, args.properties)
+    elif args.properties != 4:
+        parser.error(f"-p {args.properties} needs --store: the fresh store holds P = 4 only")
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(args.store or Path(tmp) / "p4.sqlite")
         if args.store is None:
@@ -84,4 +91,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

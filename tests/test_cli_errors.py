@@ -542,7 +542,7 @@ solver.parameters.max_time_in_seconds = 60
 solver.parameters.num_workers = 1
 threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
 try:
-    bounds.solve_cpsat.__globals__["_solve_interruptibly"](solver, model)
+    bounds.solve_interruptibly(solver, model)
 except KeyboardInterrupt:
     print("during a solve: KeyboardInterrupt")
 """

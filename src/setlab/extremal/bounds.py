@@ -57,6 +57,7 @@ __all__ = [
     "slice_program",
     "solve_cpsat",
     "solve_highs",
+    "solve_interruptibly",
     "verify_max_bound",
     "write_mps",
 ]
@@ -400,7 +401,7 @@ def solve_cpsat(program: SliceProgram, sense: int = 0) -> tuple[str, int | None,
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = SOLVER_SECONDS
     solver.parameters.num_workers = 1
-    status = _solve_interruptibly(solver, model)
+    status = solve_interruptibly(solver, model)
     seconds = time.perf_counter() - start
     if status == cp_model.INFEASIBLE:
         return "infeasible", None, seconds
@@ -409,12 +410,21 @@ def solve_cpsat(program: SliceProgram, sense: int = 0) -> tuple[str, int | None,
     return "unknown", None, seconds
 
 
-def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> Any:
+def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> Any:
     """``solver.solve(model)`` that leaves Ctrl-C to Python: CP-SAT's own SIGINT handler would
     replace Python's for the rest of the process (a later Ctrl-C then killed setlab without a
     word) and end the solve as "unknown". The solve runs in a thread (it releases the GIL) while
     this one waits; a SIGINT meanwhile stops the search and is raised as KeyboardInterrupt once
     the solver has let go (raising it while the solver thread runs aborts the process at exit).
+
+    Examples
+    --------
+    >>> model = cp_model.CpModel()
+    >>> x = model.new_int_var(0, 9, "x")
+    >>> model.maximize(x)
+    >>> solver = cp_model.CpSolver()
+    >>> solve_interruptibly(solver, model) == cp_model.OPTIMAL, solver.value(x)
+    (True, 9)
     """
     solver.parameters.catch_sigint_signal = False
     if threading.current_thread() is not threading.main_thread():
