@@ -578,3 +578,75 @@ def test_verify_rerun_replays_the_levels_and_repeats_the_search(tmp_path, capsys
     assert bound.ok and "closure replayed" in bound.detail and "search repeated" in bound.detail
     assert main(["verify", "-p", "4", "--rerun", "--store", str(path)]) == 0
     assert "checks passed" in capsys.readouterr().out
+
+
+@pytest.fixture
+def valued_caps_bundle(tmp_path):
+    """A store holding only the largest caps of decks of V != 3 values with P = 2 (no table of
+    maxima): the bundle is written all the same, one claim per deck."""
+    from setlab.extremal.caps import largest_cap
+
+    store = Store(tmp_path / "valued.sqlite")
+    for values in (2, 4, 5):
+        assert largest_cap(2, values, store=store).proven
+    return write_bundle(store, 2, tmp_path / "bundle")
+
+
+def test_the_largest_caps_of_valued_decks_go_into_the_bundle_and_pass(valued_caps_bundle):
+    assert (valued_caps_bundle.values, valued_caps_bundle.caps) == (0, 3)
+    code, lines = run_checker(valued_caps_bundle.directory)
+    assert code == 0, failures(lines)
+    # V = 2: no three distinct cards are all different anywhere, so the whole deck; V >= 4: at
+    # most two cards a row and a column, and no three in distinct rows and columns (docs/caps.md)
+    assert sorted(line for line in lines if "largest cap" in line) == [
+        "ok   largest cap of the 2^2 deck = 4 (search)",
+        "ok   largest cap of the 4^2 deck = 4 (search)",
+        "ok   largest cap of the 5^2 deck = 4 (search)",
+    ]
+
+
+@pytest.mark.parametrize("tamper", ["one more", "one fewer", "a set"])
+def test_a_tampered_valued_cap_claim_fails(valued_caps_bundle, tamper):
+    root = valued_caps_bundle.directory
+    path = root / "caps" / "largest-P2-V5.json"
+    claim = json.loads(path.read_text())
+    if tamper == "one more":  # a fifth card: it makes a set with two of the four
+        claim["value"] += 1
+        claim["witness"].append(next([a, b] for a in range(5) for b in range(5)
+                                     if [a, b] not in claim["witness"]))  # fmt: skip
+    elif tamper == "one fewer":  # a true cap of 3, but not the largest
+        claim["value"] -= 1
+        claim["witness"].pop()
+    else:  # 00, 11, 22: all different in both properties
+        claim["witness"][:3] = [[0, 0], [1, 1], [2, 2]]
+    path.write_text(json.dumps(claim))
+    manifest = json.loads((root / "manifest.json").read_text())
+    for entry in manifest["caps"]:
+        if entry["file"] == "caps/largest-P2-V5.json":
+            entry["value"] = claim["value"]
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    code, lines = run_checker(root)
+    assert code == 1 and [" ".join(f.split()[1:7]) for f in failures(lines)] == [
+        "largest cap of the 5^2 deck"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("properties", "values", "size"), [(1, 7, 2), (2, 16, 4), (3, 4, 12), (5, 2, 32)]
+)
+def test_the_valued_cap_checker_accepts_the_true_sizes_and_refuses_one_less(
+    properties, values, size
+):
+    """The claims setlab makes (docs/caps.md), each with setlab's witness: passed; the same
+    witness less a card, claimed as the largest: refused with a cap one card larger."""
+    from setlab.extremal.caps import card_words, largest_cap
+
+    module = standalone.load(CHECKER / "valued_caps_check.py")
+    found = largest_cap(properties, values)
+    words = card_words(found.witness, properties, values)
+    claim = {"kind": "valued cap", "properties": properties, "values": values,
+             "value": size, "witness": words}  # fmt: skip
+    assert found.size == size and module.check_valued_cap(claim) == []
+    smaller = dict(claim, value=size - 1, witness=words[:-1])
+    errors = module.check_valued_cap(smaller)
+    assert len(errors) == 1 and errors[0].startswith(f"a cap of {size} cards exists")

@@ -120,5 +120,38 @@ def test_the_ghost_pair_bound_by_brute_force():
 def test_any_thirteen_cards_hold_a_ghostset():
     """The exhaustive search of AG(4,3) finishes (about 10 minutes on two loaded cores)."""
     result = largest_structure_free("ghost", 4, node_limit=3 * 10**8)
-    assert (result.lower, result.upper, result.proven) == (12, 12, True)
+    assert (result.lower, result.upper, result.searched_out) == (12, 12, True)
+    assert not result.proven  # no certificate a separate checker re-checks (CERTIFIED_FREE)
     assert brute_force(result.witness, "ghost", 4) == []
+
+
+GHOST_FREE_12 = ["0000", "0001", "0002", "0010", "0011", "0100", "0101", "1000", "1001", "1122",
+                 "1212", "2112"]  # fmt: skip
+"""Twelve cards of AG(4,3) with no GhostSet (a witness setlab's search found)."""
+
+
+def test_a_value_only_setlab_search_closes_is_shown_as_two_bounds(capsys, tmp_path):
+    """GhostSet P = 4: the long search's 12 = 12 stays out of the proof bundle, so the command
+    shows both bounds and says why, never "proven" (the rule for every proven value)."""
+    cards = [int(word, 3) for word in GHOST_FREE_12]
+    assert brute_force(cards, "ghost", 4) == []
+    store_path = tmp_path / "s.sqlite"
+    with Store(store_path) as store:  # what the slow test's search records
+        store.record_witness("maxfree", 4, 0, "max", 12, cards, "search", {"variant": "ghost"})
+        store.record_bound("maxfree", 4, 0, "max", 12, {"method": "exhaustive search"},
+                           "exhaustive search", {"variant": "ghost"})  # fmt: skip
+        found = largest_structure_free("ghost", 4, store=store)
+    assert found.searched_out and not found.proven
+    assert main(["caps", "--variant", "ghost", "--store", str(store_path)]) == 0
+    out = capsys.readouterr().out
+    assert "between 12 and 12 cards" in out and "not proven" in out and "proven (" not in out
+    assert main(["caps", "--variant", "ghost", "--store", str(store_path), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert (got["lower"], got["upper"], got["proven"], got["size"]) == (12, 12, False, None)
+    # and the proof bundle of P = 4 leaves it out
+    assert main(["caps", "--variant", "ultra", "--store", str(store_path)]) == 0
+    capsys.readouterr()
+    assert main(["certify", "-p", "4", "--store", str(store_path),
+                 "--out", str(tmp_path / "bundle")]) == 0  # fmt: skip
+    manifest = json.loads((tmp_path / "bundle" / "manifest.json").read_text())
+    assert [(v["variant"], v["value"]) for v in manifest["variants"]] == [("ultra", 9)]

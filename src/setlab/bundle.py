@@ -33,9 +33,9 @@ from setlab.store import PROBLEMS, Result, Store
 
 __all__ = [
     "BUNDLE_FORMAT",
-    "CHECKED_FREE",
     "CHECKED_MOST",
     "PROGRAM_METHODS",
+    "VALUED_CAP_METHOD",
     "BundleSummary",
     "program_certificate",
     "split_certificate",
@@ -51,15 +51,14 @@ PROGRAM_METHODS = ("bounds",)  # the values they cite: setlab.certificates.citat
 method is ``"farkas"`` (exact rational multipliers), checked by ``farkas_check.py``."""
 
 
-CHECKED_FREE = {"ultra": 4, "4set": 3, "ghost": 3}
-"""Largest P whose structure-free claim a bundle holds, per variant: ``variants_check.py``
-re-proves these in well under a minute each (UltraSet P = 4: about 20 s); GhostSet P = 4 took
-setlab's compiled search 3 x 10^8 nodes, beyond a plain checker."""
+VALUED_CAP_METHOD = "search"
+"""How ``valued_caps_check.py`` proves the largest cap of a deck of V != 3 values: its own
+exhaustive search (no cap one card larger), with the witness counted by plain loops."""
 
-
-CHECKED_MOST = 4
-"""Largest P whose proven most-UltraSets values a bundle holds (AG(4,3): every class of up to
-10 cards, 1,658 of them at 10, checked by bliss in seconds)."""
+CHECKED_MOST = 6
+"""Largest P whose proven most-UltraSets values a bundle holds: every P setlab counts them for
+(AG(4,3): every class of up to 10 cards, 1,658 of them at 10, checked by bliss in seconds; AG(5,3)
+and AG(6,3): the classes of up to 7 and 6 cards, checked in 5 s and 32 s)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +73,7 @@ class BundleSummary:
     bytes: int
     seconds: float
     variants: int = 0
+    caps: int = 0
 
 
 def program_certificate(result: Result, store: Store) -> dict[str, Any] | None:
@@ -224,7 +224,9 @@ def write_bundle(
     """Write the proof bundle of every proven M(n), m(n) of AG(P,3) in ``store`` to ``directory``.
 
     The values their proofs cite are written too (e.g. the (P-1)-dimensional values a slice
-    program assumed). The directory is built beside the target and renamed into place, so an
+    program assumed), and the other proven claims of P the checker re-checks: the variants'
+    largest structure-free boards and most UltraSets, the largest cap of AG(5,3) and the largest
+    caps of the decks of V != 3 values. The directory is built beside the target and renamed into place, so an
     interruption leaves no half-written bundle; an existing bundle there is replaced, any other
     non-empty directory refused.
 
@@ -262,8 +264,6 @@ def write_bundle(
     )):  # fmt: skip
         raise SetlabError(f"{target} exists and is not an empty directory or a proof bundle")
     results = _bundle_results(store, properties)
-    if not results:
-        raise SetlabError(f"the store holds no proven value for P = {properties}")
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
     try:
@@ -304,6 +304,8 @@ def write_bundle(
             (work / file).write_text(json.dumps(level, separators=(",", ":")) + "\n")
         variants = _write_variants(work, store, properties)
         caps = _write_caps(work, store, properties)
+        if not (entries or variants or caps):
+            raise SetlabError(f"the store holds no proven value for P = {properties}")
         _write_manifest(work, properties, entries, variants, caps)
         checker = resources.files("setlab") / "proofcheck"
         for source in checker.iterdir():
@@ -317,7 +319,8 @@ def write_bundle(
         shutil.rmtree(work, ignore_errors=True)
         raise
     return BundleSummary(target, len(entries), dict(sorted(methods.items())), len(level_file),
-                         missing, size, time.perf_counter() - started, len(variants))  # fmt: skip
+                         missing, size, time.perf_counter() - started, len(variants),
+                         len(caps))  # fmt: skip
 
 
 def _bundle_results(store: Store, properties: int) -> list[Result]:
@@ -345,6 +348,7 @@ def _write_variants(work: Path, store: Store, properties: int) -> list[dict[str,
     """The variants' claims of P proven in ``store``, one file each: the largest structure-free
     boards (variant, P, size, witness) and the most UltraSets among n cards (with the classes
     of k-card collections their proofs rest on, in ``variants/`` too)."""
+    from setlab.extremal.sidon import CERTIFIED_FREE
     from setlab.extremal.sidon import PROBLEM as FREE
     from setlab.extremal.ultrasets import PROBLEM as MOST
 
@@ -354,7 +358,7 @@ def _write_variants(work: Path, store: Store, properties: int) -> list[dict[str,
         variant = result.params.get("variant")
         if not result.proven or result.witness is None or variant is None:
             continue
-        if properties > CHECKED_FREE.get(variant, 0):
+        if properties > CERTIFIED_FREE.get(variant, 0):
             continue  # beyond what the checker's own search re-proves in minutes
         file = f"variants/{variant}-free-P{properties}.json"
         claim = {"kind": "free", "variant": variant, "properties": properties,
@@ -389,22 +393,34 @@ def _write_variants(work: Path, store: Store, properties: int) -> list[dict[str,
 
 
 def _write_caps(work: Path, store: Store, properties: int) -> list[dict[str, Any]]:
-    """The largest cap of AG(P,3), when ``store`` holds it proven by the pencil chain (P = 5:
-    the exhaustive generation of P <= 4 has no certificate of its own; M(n) and m(n) cover it)."""
+    """The largest caps of P that ``store`` holds proven: of AG(P,3) when the pencil chain proved
+    it (P = 5; the exhaustive generation of P <= 4 has no certificate of its own, M(n) and m(n)
+    cover it), and of every deck of V != 3 values (``valued_caps_check.py`` searches again)."""
+    from setlab.extremal.caps.deck import card_words
     from setlab.extremal.caps.largest import PENCIL_METHOD
 
-    stored = store.get("maxcap", properties, 0, {"values": 3})
-    proof = None if stored is None else stored.proof
-    if stored is None or not stored.proven or not proof or proof.get("method") != PENCIL_METHOD:
-        return []
-    (work / "caps").mkdir()
-    file = f"caps/largest-P{properties}.json"
-    claim = {"kind": "largest cap", "properties": properties, "value": stored.value,
-             "witness": [list(vector_of(c, properties)) for c in sorted(stored.witness or [])],
-             "proof": {"method": PENCIL_METHOD, "steps": proof["steps"]}}  # fmt: skip
-    (work / file).write_text(json.dumps(claim) + "\n")
-    return [{"file": file, "properties": properties, "value": stored.value,
-             "method": PENCIL_METHOD}]  # fmt: skip
+    entries = []
+    for stored in store.results("maxcap", properties):
+        values = int(stored.params.get("values", 3))
+        proof = stored.proof or {}
+        if not stored.proven or stored.witness is None:
+            continue
+        if values == 3 and proof.get("method") != PENCIL_METHOD:
+            continue
+        (work / "caps").mkdir(exist_ok=True)
+        words = card_words(sorted(stored.witness), properties, values)
+        if values == 3:
+            file, method = f"caps/largest-P{properties}.json", PENCIL_METHOD
+            claim = {"kind": "largest cap", "properties": properties, "value": stored.value,
+                     "witness": words, "proof": {"method": method, "steps": proof["steps"]}}
+        else:
+            file, method = f"caps/largest-P{properties}-V{values}.json", VALUED_CAP_METHOD
+            claim = {"kind": "valued cap", "properties": properties, "values": values,
+                     "value": stored.value, "witness": words}  # fmt: skip
+        (work / file).write_text(json.dumps(claim) + "\n")
+        entries.append({"file": file, "properties": properties, "values": values,
+                        "value": stored.value, "method": method})  # fmt: skip
+    return entries
 
 
 def _most_proof(result: Result, size: int) -> dict[str, Any]:

@@ -1,4 +1,8 @@
-"""Independent re-verification of every extremal value the results store claims.
+"""Re-verification of every extremal value the results store claims (``setlab verify``).
+
+Not independent of setlab: it runs setlab's own code (and re-solves the programs with the other
+solver); the independent check is the proof bundle's, ``setlab certify`` and its standalone
+checker (docs/certificates.md).
 
 A witness is re-counted from its digit vectors (each pair's third card -(x + y) looked up),
 sharing no code with the numba kernels. A bound is re-checked from its proof record: arithmetic

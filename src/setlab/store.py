@@ -193,8 +193,11 @@ def interval(sense: Sense, value: int | None, bound: int | None) -> tuple[int | 
     return (value, bound) if sense == "max" else (bound, value)
 
 
-def interval_text(name: str, lower: int | None, upper: int | None) -> str:
+def interval_text(name: str, lower: int | None, upper: int | None, proven: bool = True) -> str:
     """What is known of the quantity ``name``, never an equality unless it is proven.
+
+    Bounds that meet are an equality, unless ``proven`` is False: a value that only setlab's own
+    search closes, with no certificate a separate checker re-checks, keeps both bounds.
 
     Examples
     --------
@@ -202,10 +205,10 @@ def interval_text(name: str, lower: int | None, upper: int | None) -> str:
     ('2536 <= M(150) <= 2558', 'M(12) = 14')
     >>> interval_text("m(40)", None, 12), interval_text("r(5)", 45, None)
     ('m(40) <= 12', '45 <= r(5)')
-    >>> interval_text("M(3)", None, None)
-    'M(3) unknown'
+    >>> interval_text("M(3)", None, None), interval_text("f(4)", 12, 12, proven=False)
+    ('M(3) unknown', '12 <= f(4) <= 12')
     """
-    if lower is not None and lower == upper:
+    if lower is not None and lower == upper and proven:
         return f"{name} = {lower}"
     if lower is None and upper is None:
         return f"{name} unknown"

@@ -347,7 +347,9 @@ def run_variant_caps(args: argparse.Namespace) -> int:
         print(f"{board}: {result.lower} cards, proven ({result.method}, "
               f"{provenance_text(origin)}): any {result.lower + 1} cards hold {noun}")  # fmt: skip
     else:
+        why = ("setlab's own search closes the gap, but no certificate a separate checker "
+               "re-checks: not proven") if result.searched_out else "not proven"  # fmt: skip
         print(f"{board}: between {result.lower} and {result.upper} cards ({result.method}; "
-              f"not proven; {provenance_text(origin)})")  # fmt: skip
+              f"{why}; {provenance_text(origin)})")  # fmt: skip
     print("  " + " ".join("".join(map(str, w)) for w in words))
     return 0

@@ -61,8 +61,9 @@ def run_certify(args: argparse.Namespace) -> int:
             raise SetlabError(f"cannot write the bundle to {out}: {error.strerror}") from None
     methods = ", ".join(f"{count} {method}" for method, count in summary.methods.items())
     variants = f", {counted(summary.variants, 'claim')} of the variants" * bool(summary.variants)
+    caps = f", {counted(summary.caps, 'largest cap')}" * bool(summary.caps)
     print(
-        f"{summary.values} values ({methods}){variants}, {summary.levels} search levels, "
+        f"{summary.values} values ({methods}){variants}{caps}, {summary.levels} search levels, "
         f"{summary.bytes / 1e6:.1f} MB in {summary.directory}, {summary.seconds:.1f} s"
     )
     if summary.without_certificate:

@@ -66,7 +66,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
     verify = commands.add_parser(
         "verify",
-        help="re-check every stored witness and bound independently",
+        help="re-check every stored witness and bound with setlab's own code (the independent "
+        "check is certify's bundle)",
         description="Re-count every witness with a plain loop over its pairs and re-check every "
         "bound from its proof record, on $SETLAB_WORKERS processes (default: every core); --rerun "
         "repeats searches and exhaustive walks.",

@@ -24,6 +24,7 @@ from setlab.variants import count_structures
 from setlab.variants.structures import MAX_TABLE_PROPERTIES, negative_table, sum_table
 
 __all__ = [
+    "CERTIFIED_FREE",
     "FREE_VARIANTS",
     "SIDON_VARIANTS",
     "StructureFree",
@@ -36,6 +37,13 @@ SIDON_VARIANTS = {"ultra": 3, "4set": 4}
 
 FREE_VARIANTS = {**SIDON_VARIANTS, "ghost": 3}
 """Every variant whose largest structure-free board is computed here (GhostSet too)."""
+
+CERTIFIED_FREE = {"ultra": 4, "4set": 3, "ghost": 3}
+"""Largest P, per variant, whose largest structure-free board the proof bundle holds and its
+standalone checker re-proves (``proofcheck/variants_check.py``, a plain search of its own, under
+a minute each). Beyond it setlab's own exhaustive search may close the gap (GhostSet P = 4: 12,
+after 3 x 10^8 nodes), but with no certificate a separate checker accepts the value is not called
+proven: both bounds are shown."""
 
 PROBLEM = "maxfree"
 """The store's name for the largest structure-free board of a variant (params: the variant)."""
@@ -57,9 +65,15 @@ class StructureFree:
     method: str
 
     @property
-    def proven(self) -> bool:
-        """True when the witness is proven largest."""
+    def searched_out(self) -> bool:
+        """True when setlab's exhaustive search finished: no larger board exists, by its word."""
         return self.lower == self.upper
+
+    @property
+    def proven(self) -> bool:
+        """True when the witness is proven largest: the search finished and the claim is one the
+        proof bundle certifies (``P <= CERTIFIED_FREE[variant]``)."""
+        return self.searched_out and self.properties <= CERTIFIED_FREE.get(self.variant, 0)
 
 
 def pair_count_bound(variant: str, properties: int) -> int:

@@ -664,21 +664,27 @@ def check_variants(bundle: Bundle) -> tuple[int, int]:
 
 
 def check_caps(bundle: Bundle) -> tuple[int, int]:
-    """Check each largest-cap claim of the manifest (caps_check.py); a line each; (passed,
-    failed)."""
+    """Check each largest-cap claim of the manifest: of AG(P,3) by its pencil chain
+    (caps_check.py), of a deck of V != 3 values by a search of its own (valued_caps_check.py);
+    a line each; (passed, failed)."""
     entries = bundle.manifest.get("caps", [])
-    check_largest_cap = load_sibling("caps_check", "check_largest_cap") if entries else None
     passed = failed = 0
     for entry in entries:
-        label = f"largest cap of AG({entry.get('properties')},3)"
+        values = entry.get("values", 3)
+        p = entry.get("properties")
+        deck = f"AG({p},3)" if values == 3 else f"the {values}^{p} deck"
+        label = f"largest cap of {deck}"
+        module, function = (("caps_check", "check_largest_cap") if values == 3
+                            else ("valued_caps_check", "check_valued_cap"))  # fmt: skip
+        check_one = load_sibling(module, function)
         try:
             claim = json.loads((bundle.root / entry["file"]).read_text())
-            if check_largest_cap is None:
-                errors = ["caps_check.py is missing next to check.py"]
-            elif any(claim.get(f) != entry.get(f) for f in ("properties", "value")):
+            if check_one is None:
+                errors = [f"{module}.py is missing next to check.py"]
+            elif any(claim.get(f, 3) != entry.get(f, 3) for f in ("properties", "values", "value")):
                 errors = ["the file and the manifest claim different values"]
             else:
-                errors = check_largest_cap(claim)
+                errors = check_one(claim)
         except (KeyError, TypeError, ValueError, IndexError, OSError) as error:
             errors = [f"malformed bundle: {type(error).__name__}: {error}"]
         if errors:
@@ -687,7 +693,8 @@ def check_caps(bundle: Bundle) -> tuple[int, int]:
                   + "; ".join(errors[:3]))  # fmt: skip
         else:
             passed += 1
-            print(f"ok   {label} = {entry['value']} ({claim['proof']['method']})")
+            how = claim.get("proof", {}).get("method", "search")
+            print(f"ok   {label} = {entry['value']} ({how})")
     return passed, failed
 
 

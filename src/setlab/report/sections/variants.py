@@ -13,7 +13,13 @@ import math
 import random
 from dataclasses import replace
 
-from setlab.extremal.sidon import FREE_VARIANTS, PROBLEM, StructureFree, largest_structure_free
+from setlab.extremal.sidon import (
+    CERTIFIED_FREE,
+    FREE_VARIANTS,
+    PROBLEM,
+    StructureFree,
+    largest_structure_free,
+)
 from setlab.game.statistics import Estimate
 from setlab.game.variants import MODES, VariantSummary, simulate_variant
 from setlab.render import board_svg
@@ -126,9 +132,11 @@ def _extremal(
     """
     symbol = f"f_{name}({properties})"
     stored = _stored_free(context, name, properties)
+    certified = properties <= CERTIFIED_FREE.get(name, 0)  # else both bounds, never "="
     if context.quick and stored is not None and stored.proven and stored.witness:
         size = _verified(context, stored, name, properties)
-        return size, interval_text(symbol, stored.value, stored.bound), sorted(stored.witness)
+        text = interval_text(symbol, stored.value, stored.bound, proven=certified)
+        return size, text, sorted(stored.witness)
     if context.quick and limit < max(row[2] for row in EXTREMAL):
         limit = QUICK_NODE_LIMIT
     how = f"largest_structure_free({name!r}, {properties}, node_limit={limit:.0e})"
@@ -141,7 +149,7 @@ def _extremal(
         lower, witness = size.value, sorted(stored.witness)
     if stored is not None and stored.bound is not None and stored.bound < upper:
         upper = stored.bound
-    return size, interval_text(symbol, lower, upper), witness
+    return size, interval_text(symbol, lower, upper, proven=certified), witness
 
 
 def _ultra_figure(witness: list[int]) -> tuple[Figure, int, int]:
