@@ -557,14 +557,20 @@ def test_a_tampered_structure_free_claim_fails(variants_bundle, tamper):
         claim["witness"].pop()
     else:
         claim["witness"] = [0, 1, 3, 4]  # 0 + 4 = 1 + 3
-    path.write_text(json.dumps(claim))
-    manifest = json.loads((root / "manifest.json").read_text())
-    for entry in manifest["variants"]:
-        if entry["file"] == "variants/ultra-free-P2.json":
-            entry["value"] = claim["value"]
-    (root / "manifest.json").write_text(json.dumps(manifest))
+    write_claim(root, "variants", "variants/ultra-free-P2.json", claim)
     code, lines = run_checker(root)
     assert code == 1 and [f.split()[1] for f in failures(lines)] == ["UltraSet-free_2"]
+
+
+def write_claim(root: Path, section: str, file: str, claim: dict) -> None:
+    """Put a changed ``claim`` into the bundle at ``root``, its value in the manifest's
+    ``section`` too (so the file and the manifest agree, and only the claim's proof can fail)."""
+    (root / file).write_text(json.dumps(claim))
+    manifest = json.loads((root / "manifest.json").read_text())
+    for entry in manifest[section]:
+        if entry["file"] == file:
+            entry["value"] = claim["value"]
+    (root / "manifest.json").write_text(json.dumps(manifest))
 
 
 def test_verify_rerun_replays_the_levels_and_repeats_the_search(tmp_path, capsys):
@@ -619,12 +625,7 @@ def test_a_tampered_valued_cap_claim_fails(valued_caps_bundle, tamper):
         claim["witness"].pop()
     else:  # 00, 11, 22: all different in both properties
         claim["witness"][:3] = [[0, 0], [1, 1], [2, 2]]
-    path.write_text(json.dumps(claim))
-    manifest = json.loads((root / "manifest.json").read_text())
-    for entry in manifest["caps"]:
-        if entry["file"] == "caps/largest-P2-V5.json":
-            entry["value"] = claim["value"]
-    (root / "manifest.json").write_text(json.dumps(manifest))
+    write_claim(root, "caps", "caps/largest-P2-V5.json", claim)
     code, lines = run_checker(root)
     assert code == 1 and [" ".join(f.split()[1:7]) for f in failures(lines)] == [
         "largest cap of the 5^2 deck"
