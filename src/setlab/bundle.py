@@ -226,9 +226,9 @@ def write_bundle(
     The values their proofs cite are written too (e.g. the (P-1)-dimensional values a slice
     program assumed), and the other proven claims of P the checker re-checks: the variants'
     largest structure-free boards and most UltraSets, the largest cap of AG(5,3) and the largest
-    caps of the decks of V != 3 values. The directory is built beside the target and renamed into place, so an
-    interruption leaves no half-written bundle; an existing bundle there is replaced, any other
-    non-empty directory refused.
+    caps of the decks of V != 3 values. The directory is built beside the target and renamed
+    into place, so an interruption leaves no half-written bundle; an existing bundle there is
+    replaced, any other non-empty directory refused.
 
     Parameters
     ----------
