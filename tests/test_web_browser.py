@@ -157,6 +157,18 @@ def test_a_wrong_triple_shows_the_failing_property(page, shots):
     message = page.inner_text("#play-message")
     assert all(f"{name}:" in message for name in failing)
     page.screenshot(path=shots / "play-wrong.png")
+    # a quick player clicks on at once, while the refused three still flash: that click starts
+    # a new choice (it was a fourth card of the old three, and "choose three cards")
+    other = next(card for card in table if card not in wrong)
+    page.click(f'#play-board .card[data-card="{other}"]')
+    chosen = page.eval_on_selector_all(
+        "#play-board .card[aria-pressed='true']", "n => n.map(c => Number(c.dataset.card))"
+    )
+    assert chosen == [other] and "choose three" not in page.inner_text("#play-message")
+    page.wait_for_timeout(800)  # past the flash: the new choice stays
+    assert page.eval_on_selector_all(
+        "#play-board .card[aria-pressed='true']", "n => n.map(c => Number(c.dataset.card))"
+    ) == [other]
 
 
 def test_a_hint_highlights_a_card_of_a_real_set(page, shots):

@@ -10,6 +10,7 @@ let hinted = new Set();
 let started = 0;       // performance.now() at second 0 of the game
 let ticker = null;
 let busy = false;
+let refused = null;    // the timer that clears a refused selection while it flashes
 let ready = false;
 
 const MODE_KEY = "setlab-play-mode";
@@ -107,8 +108,18 @@ function flash(cards, kind) {
   }
 }
 
+// A click while a refused choice still shows starts a new one with that card (a quick player
+// would otherwise add a fourth card to the old three, or lose the click when they clear).
+function forgetRefused() {
+  if (refused === null) return;
+  clearTimeout(refused);
+  refused = null;
+  selected.clear();
+}
+
 async function toggle(card) {
   if (busy || game.over) return;
+  forgetRefused();
   if (selected.has(card)) selected.delete(card); else selected.add(card);
   draw();
   if (selected.size < game.size) return;
@@ -129,7 +140,7 @@ async function toggle(card) {
       say($("play-message"), `Not ${aNoun(mode)}: ${answer.reasons.join("; ")}.`, "bad");
       flash(cards, "bad");
       game = { ...game, ...answer };
-      setTimeout(() => { selected.clear(); draw(); }, 650);
+      refused = setTimeout(() => { refused = null; selected.clear(); draw(); }, 650);
     }
   } catch (error) {
     say($("play-message"), error.message, "bad");

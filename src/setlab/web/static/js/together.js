@@ -8,6 +8,7 @@ let session = null;     // {room, player, number}
 let state = null;
 let socket = null;
 let selected = new Set();
+let refused = null;      // the timer that clears a refused selection while it flashes
 let retry = 0;
 let retryTimer = null;
 let ready = false;
@@ -155,7 +156,9 @@ async function receive(message) {
       const reasons = message.reasons.join("; ");
       const sentence = reasons.charAt(0).toUpperCase() + reasons.slice(1);  // "There is a set..."
       say($("room-message"), message.type === "claim" ? `Not ${aNoun(mode)}: ${reasons}.` : `${sentence}.`, "bad");
-      if (message.type === "claim") setTimeout(() => { selected.clear(); draw(); }, 650);
+      if (message.type === "claim") {
+        refused = setTimeout(() => { refused = null; selected.clear(); draw(); }, 650);
+      }
     }
   } else if (message.type === "error") {
     say($("room-message"), message.error, "bad");
@@ -164,6 +167,11 @@ async function receive(message) {
 
 function toggle(card) {
   if (!state || state.over) return;
+  if (refused !== null) {  // a click while a refused choice still shows starts a new one
+    clearTimeout(refused);
+    refused = null;
+    selected.clear();
+  }
   if (selected.has(card)) selected.delete(card); else selected.add(card);
   draw();
   if (selected.size === state.size) send({ type: "claim", cards: [...selected] });
