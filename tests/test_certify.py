@@ -25,6 +25,7 @@ import standalone
 from setlab.bundle import write_bundle
 from setlab.certificates import check_citations, recount, verify_store
 from setlab.cli import main
+from setlab.errors import SetlabError
 from setlab.extremal.maxsets import Solver
 from setlab.geometry import random_affine_map
 from setlab.store import Store
@@ -173,6 +174,45 @@ def test_the_p3_bundle_passes_the_checker(tmp_path):
     edit_json(out / "values" / "M3-009.json", lambda d: d.update(value=11))  # 12 is the max
     code, lines = run_checker(out)
     assert code == 1 and [f.split()[1] for f in failures(lines)] == ["M_3(9)"]
+
+
+@pytest.mark.parametrize("tamper", [None, "one more", "cites its own size", "a line"])
+def test_the_largest_cap_of_ag33_rests_on_the_bundles_minimum(tmp_path, tamper):
+    """The largest cap of AG(P,3), P <= 4, has no certificate of its own: its claim cites the
+    bundle's m(s + 1) >= 1 (any s + 1 cards hold a set), checked with the values, and a witness
+    of s cards holding no set. Without the table of minima there is no claim."""
+    from setlab.extremal.caps import largest_cap
+
+    alone = Store(tmp_path / "alone.sqlite")
+    assert largest_cap(3, store=alone).proven
+    with pytest.raises(SetlabError, match="holds no proven value"):  # no m(10): no claim
+        write_bundle(alone, 3, tmp_path / "alone")
+    store = Store(tmp_path / "p3.sqlite")
+    Solver(3, store).table()
+    largest_cap(3, store=store)
+    out = write_bundle(store, 3, tmp_path / "bundle").directory
+    path = out / "caps" / "largest-P3.json"
+    claim = json.loads(path.read_text())
+    assert claim["value"] == 9 and claim["proof"] == {"method": "minimum", "cards": 10}
+    if tamper == "one more":  # a tenth card: the witness then holds a line
+        claim["value"] = 10
+        claim["witness"].append(next([a, b, c] for a in range(3) for b in range(3)
+                                     for c in range(3) if [a, b, c] not in claim["witness"]))
+        claim["proof"]["cards"] = 11  # fmt: skip
+    elif tamper == "cites its own size":  # 8 cards, citing m(9) = 0: a 9-cap exists
+        claim["value"], claim["witness"], claim["proof"]["cards"] = 8, claim["witness"][:8], 9
+    elif tamper == "a line":
+        claim["witness"][:3] = [[0, 0, 0], [0, 0, 1], [0, 0, 2]]
+    if tamper:
+        write_claim(out, "caps", "caps/largest-P3.json", claim)
+    code, lines = run_checker(out)
+    caps = [line for line in lines if "largest cap" in line]
+    if tamper is None:
+        assert code == 0 and caps == ["ok   largest cap of AG(3,3) = 9 (minimum)"], failures(lines)
+    else:
+        assert code == 1 and [f.split()[1:6] for f in failures(lines)] == [
+            ["largest", "cap", "of", "AG(3,3)", "="]
+        ]
 
 
 def test_a_p4_sample_bundle_passes_and_so_does_verify(p4_sample, sample_bundle):

@@ -34,6 +34,7 @@ from setlab.store import PROBLEMS, Result, Store
 __all__ = [
     "BUNDLE_FORMAT",
     "CHECKED_MOST",
+    "MINIMUM_CAP_METHOD",
     "PROGRAM_METHODS",
     "VALUED_CAP_METHOD",
     "BundleSummary",
@@ -50,6 +51,10 @@ PROGRAM_METHODS = ("bounds",)  # the values they cite: setlab.certificates.citat
 """Store proof methods whose bound comes from a counting-identity program: in a bundle their
 method is ``"farkas"`` (exact rational multipliers), checked by ``farkas_check.py``."""
 
+
+MINIMUM_CAP_METHOD = "minimum"
+"""How a bundle proves the largest cap s of AG(P,3) for P <= 4: the minimum m(s + 1) >= 1 of
+its own values (any s + 1 cards hold a set), checked with them, and a witness of s cards."""
 
 VALUED_CAP_METHOD = "search"
 """How ``valued_caps_check.py`` proves the largest cap of a deck of V != 3 values: its own
@@ -303,7 +308,7 @@ def write_bundle(
             level = {"name": name, "cards": cards, "representatives": representatives}
             (work / file).write_text(json.dumps(level, separators=(",", ":")) + "\n")
         variants = _write_variants(work, store, properties)
-        caps = _write_caps(work, store, properties)
+        caps = _write_caps(work, store, properties, {(e["cards"], e["sense"]) for e in entries})
         if not (entries or variants or caps):
             raise SetlabError(f"the store holds no proven value for P = {properties}")
         _write_manifest(work, properties, entries, variants, caps)
@@ -392,10 +397,13 @@ def _write_variants(work: Path, store: Store, properties: int) -> list[dict[str,
     return entries
 
 
-def _write_caps(work: Path, store: Store, properties: int) -> list[dict[str, Any]]:
-    """The largest caps of P that ``store`` holds proven: of AG(P,3) when the pencil chain proved
-    it (P = 5; the exhaustive generation of P <= 4 has no certificate of its own, M(n) and m(n)
-    cover it), and of every deck of V != 3 values (``valued_caps_check.py`` searches again)."""
+def _write_caps(work: Path, store: Store, properties: int,
+                values_written: set[tuple[int, str]]) -> list[dict[str, Any]]:  # fmt: skip
+    """The largest caps of P that ``store`` holds proven, one claim each: of AG(P,3) by the
+    pencil chain (P = 5), or, for the exhaustive generation of P <= 4, which has no certificate
+    of its own, by the minimum m(s + 1) >= 1 when the bundle holds it (``values_written``: the
+    (n, sense) of its values); and of every deck of V != 3 values (``valued_caps_check.py``
+    searches again)."""
     from setlab.extremal.caps.deck import card_words
     from setlab.extremal.caps.largest import PENCIL_METHOD
 
@@ -405,14 +413,17 @@ def _write_caps(work: Path, store: Store, properties: int) -> list[dict[str, Any
         proof = stored.proof or {}
         if not stored.proven or stored.witness is None:
             continue
-        if values == 3 and proof.get("method") != PENCIL_METHOD:
-            continue
+        pencils = proof.get("method") == PENCIL_METHOD
+        if values == 3 and not pencils and (stored.value + 1, "min") not in values_written:
+            continue  # no certificate in this bundle: the table of minima was not solved
         (work / "caps").mkdir(exist_ok=True)
         words = card_words(sorted(stored.witness), properties, values)
         if values == 3:
-            file, method = f"caps/largest-P{properties}.json", PENCIL_METHOD
+            method = PENCIL_METHOD if pencils else MINIMUM_CAP_METHOD
+            steps = {"steps": proof["steps"]} if pencils else {"cards": stored.value + 1}
+            file = f"caps/largest-P{properties}.json"
             claim = {"kind": "largest cap", "properties": properties, "value": stored.value,
-                     "witness": words, "proof": {"method": method, "steps": proof["steps"]}}
+                     "witness": words, "proof": {"method": method, **steps}}
         else:
             file, method = f"caps/largest-P{properties}-V{values}.json", VALUED_CAP_METHOD
             claim = {"kind": "valued cap", "properties": properties, "values": values,

@@ -663,6 +663,24 @@ def check_variants(bundle: Bundle) -> tuple[int, int]:
     return passed, failed
 
 
+def check_cap_by_minimum(bundle: Bundle, claim: dict[str, Any]) -> list[str]:
+    """The largest cap of AG(P,3) is s: a witness of s cards holding no set, and the bundle's
+    own m(s + 1) >= 1, checked with the values (any s + 1 cards hold a set)."""
+    p, s = int(claim["properties"]), int(claim["value"])
+    if int(claim["proof"].get("cards", -1)) != s + 1:
+        return [f"the proof must cite m({s + 1})"]
+    errors = check_witness({"properties": p, "cards": s, "value": 0,
+                            "witness": claim["witness"]})  # fmt: skip
+    key = (p, s + 1, "min")
+    if key not in bundle.values:
+        errors.append(f"cites {name(key)}, which the bundle does not hold")
+    elif bundle.results.get(key) != []:
+        errors.append(f"cites {name(key)}, which did not pass")
+    elif int(bundle.values[key]["value"]) < 1:
+        errors.append(f"{name(key)} = {bundle.values[key]['value']}: some {s + 1} cards are a cap")
+    return errors
+
+
 def check_caps(bundle: Bundle) -> tuple[int, int]:
     """Check each largest-cap claim of the manifest: of AG(P,3) by its pencil chain
     (caps_check.py), of a deck of V != 3 values by a search of its own (valued_caps_check.py);
@@ -683,6 +701,8 @@ def check_caps(bundle: Bundle) -> tuple[int, int]:
                 errors = [f"{module}.py is missing next to check.py"]
             elif any(claim.get(f, 3) != entry.get(f, 3) for f in ("properties", "values", "value")):
                 errors = ["the file and the manifest claim different values"]
+            elif values == 3 and (claim.get("proof") or {}).get("method") == "minimum":
+                errors = check_cap_by_minimum(bundle, claim)
             else:
                 errors = check_one(claim)
         except (KeyError, TypeError, ValueError, IndexError, OSError) as error:
