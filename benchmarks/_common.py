@@ -1,11 +1,12 @@
 """What every benchmark script shares: one-line errors, Ctrl-C, and checks of its input.
 
-Not a benchmark: it measures nothing (``make bench`` runs every ``benchmarks/*.py``; run, this
-file says so and exits 0). A script imports it first (then ``# isort: split``), so that a Ctrl-C
-from then on, even during the heavy imports after it, is one line ``error: interrupted`` and exit
-130; it ends with ``run_script(main)``, which does the same for ``main`` and turns bad input into
-one line ``error: ...`` and exit 2. A script that a test loads by its path (benchmarks/ is not on
-the tests' sys.path) imports this module only under ``if __name__ == "__main__"``.
+Not a benchmark: it measures nothing (``make bench`` runs every ``benchmarks/*.py`` but this
+one; run, it says so and exits 0). A script imports it first (then ``# isort: split``), so that
+a Ctrl-C from then on, even during the heavy imports after it, is one line ``error:
+interrupted`` and exit 130; it ends with ``run_script(main)``, which does the same for ``main``
+and turns bad input into one line ``error: ...`` and exit 2. A script that a test loads by its
+path (benchmarks/ is not on the tests' sys.path) imports this module only under ``if __name__ ==
+"__main__"``.
 """
 
 from __future__ import annotations

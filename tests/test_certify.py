@@ -215,6 +215,20 @@ def test_the_largest_cap_of_ag33_rests_on_the_bundles_minimum(tmp_path, tamper):
         ]
 
 
+def test_the_largest_caps_claim_asks_for_the_minimum_of_its_own_p(tmp_path):
+    """m(s + 1) of P itself: a bundle of P also holds cited values of P - 1 (a slice program's
+    m_{P-1}(k)), and one of those at the same n must not stand in for it."""
+    from setlab import bundle
+    from setlab.extremal.caps import largest_cap
+
+    store = Store(tmp_path / "s.sqlite")
+    largest_cap(3, store=store)
+    for written, claims in (({(2, 10, "min")}, 0), ({(3, 10, "min")}, 1)):
+        work = tmp_path / f"work{claims}"
+        work.mkdir()
+        assert len(bundle._write_caps(work, store, 3, written)) == claims
+
+
 def test_a_p4_sample_bundle_passes_and_so_does_verify(p4_sample, sample_bundle):
     code, lines = run_checker(sample_bundle, workers=2)
     assert code == 0, failures(lines)
@@ -691,3 +705,13 @@ def test_the_valued_cap_checker_accepts_the_true_sizes_and_refuses_one_less(
     smaller = dict(claim, value=size - 1, witness=words[:-1])
     errors = module.check_valued_cap(smaller)
     assert len(errors) == 1 and errors[0].startswith(f"a cap of {size} cards exists")
+
+
+def test_certify_says_what_a_bundle_of_caps_alone_holds(tmp_path, capsys):
+    from setlab.extremal.caps import largest_cap
+
+    store = tmp_path / "caps.sqlite"
+    largest_cap(2, 4, store=Store(store))
+    assert main(["certify", "-p", "2", "--store", str(store), "--out", str(tmp_path / "b")]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("1 largest cap, ") and "values" not in first, first

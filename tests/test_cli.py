@@ -173,3 +173,18 @@ def test_one_set_and_one_property_are_singular(capsys, monkeypatch, tmp_path):
     assert capsys.readouterr().out.startswith("M(6) = 3 sets among 6 cards")
     assert main(["caps", "-p", "1"]) == 0
     assert capsys.readouterr().out.startswith("Largest cap with 1 property of 3 values: size = 2")
+
+
+def test_a_ctrl_c_inside_sqlite3s_import_is_the_interrupt_line(monkeypatch, capsys):
+    """SIGINT inside a compiled module's initialisation comes out as its ImportError (here
+    sqlite3's, the first import of main): answered as an interrupt, not as a traceback of an
+    unbound name in an except clause."""
+    import setlab.cli as cli
+
+    monkeypatch.setitem(sys.modules, "sqlite3", None)  # import sqlite3 raises ImportError
+    monkeypatch.setattr(cli._Interrupts, "seen", True)  # as the handler records a SIGINT
+    assert main(["third", "1RSD", "2RSD"]) == 130
+    assert capsys.readouterr().err == "error: interrupted\n"
+    monkeypatch.setattr(cli._Interrupts, "seen", False)  # no SIGINT: the real error, unhidden
+    with pytest.raises(ImportError):
+        main(["third", "1RSD", "2RSD"])

@@ -308,7 +308,8 @@ def write_bundle(
             level = {"name": name, "cards": cards, "representatives": representatives}
             (work / file).write_text(json.dumps(level, separators=(",", ":")) + "\n")
         variants = _write_variants(work, store, properties)
-        caps = _write_caps(work, store, properties, {(e["cards"], e["sense"]) for e in entries})
+        written = {(e["properties"], e["cards"], e["sense"]) for e in entries}
+        caps = _write_caps(work, store, properties, written)
         if not (entries or variants or caps):
             raise SetlabError(f"the store holds no proven value for P = {properties}")
         _write_manifest(work, properties, entries, variants, caps)
@@ -398,12 +399,12 @@ def _write_variants(work: Path, store: Store, properties: int) -> list[dict[str,
 
 
 def _write_caps(work: Path, store: Store, properties: int,
-                values_written: set[tuple[int, str]]) -> list[dict[str, Any]]:  # fmt: skip
+                values_written: set[tuple[int, int, str]]) -> list[dict[str, Any]]:  # fmt: skip
     """The largest caps of P that ``store`` holds proven, one claim each: of AG(P,3) by the
     pencil chain (P = 5), or, for the exhaustive generation of P <= 4, which has no certificate
     of its own, by the minimum m(s + 1) >= 1 when the bundle holds it (``values_written``: the
-    (n, sense) of its values); and of every deck of V != 3 values (``valued_caps_check.py``
-    searches again)."""
+    (P, n, sense) of its values, cited ones of P - 1 among them); and of every deck of V != 3
+    values (``valued_caps_check.py`` searches again)."""
     from setlab.extremal.caps.deck import card_words
     from setlab.extremal.caps.largest import PENCIL_METHOD
 
@@ -414,7 +415,8 @@ def _write_caps(work: Path, store: Store, properties: int,
         if not stored.proven or stored.witness is None:
             continue
         pencils = proof.get("method") == PENCIL_METHOD
-        if values == 3 and not pencils and (stored.value + 1, "min") not in values_written:
+        minimum = (properties, stored.value + 1, "min")
+        if values == 3 and not pencils and minimum not in values_written:
             continue  # no certificate in this bundle: the table of minima was not solved
         (work / "caps").mkdir(exist_ok=True)
         words = card_words(sorted(stored.witness), properties, values)
@@ -475,8 +477,9 @@ def _write_manifest(work: Path, properties: int, entries: list[dict[str, Any]],
         "properties": properties,
         "setlab": __version__,
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "cards": "a card is its P digits 0, 1, 2; in level files a card index is those digits "
-        "read as a base-3 number, first digit most significant",
+        "cards": "a card is its P digits 0, 1, 2 (0..V-1 in a claim of a deck of V values); in "
+        "level files a card index is those digits read as a base-3 number, first digit most "
+        "significant",
         "check": "python check.py DIR",
         "values": entries,
         "variants": variants,

@@ -3,33 +3,68 @@
 Every file a command writes for its user (a drawing, the report, its pictures) is first written
 beside its target under a hidden temporary name and then moved over the target by
 :func:`os.replace`, which is atomic: a reader, a full disk or a Ctrl-C leaves the old file or
-the new one, never half of one. The temporary file lives in the target's own directory, so the
-move never crosses a file system, and it is removed if anything fails before the move.
+the new one, never half of one. The temporary file lives in the target's own directory (the
+linked file's, for a symbolic link, which stays a link), so the move never crosses a file
+system; it takes the old file's mode; it is removed if anything fails before the move. Ctrl-C is
+held back while the files are written and moved (a moment: their contents are in memory) and
+answered just after.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Mapping
+import signal
+import stat
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from setlab.errors import SetlabError
 
 __all__ = ["write_all_atomically", "write_atomically"]
 
 
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C back for the block and answer it just after, as the handler in place would.
+
+    A Python-level handler, not a signal mask: Python runs its handlers in the main thread
+    whichever thread the operating system hands SIGINT to, so a mask on one thread does not hold
+    it while other threads run (a progress bar's monitor, say). Off the main thread, where no
+    handler can be set, the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[Any] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught and callable(previous):
+            previous(signal.SIGINT, caught[0])  # Python's own raises KeyboardInterrupt
+        elif caught and previous == signal.SIG_DFL:
+            os.kill(os.getpid(), signal.SIGINT)
+
+
 def _temporary_copy(path: Path, data: bytes | str) -> Path:
     """Write ``data`` to a new hidden file beside ``path`` and return its name.
 
-    The file is made with mode 0o666 less the umask, as a plain ``open`` would make ``path``
-    (``tempfile.mkstemp`` would make it 0o600, and the move would keep that).
+    The file gets the mode of ``path`` if it exists, else 0o666 less the umask, as a plain
+    ``open`` would make it (``tempfile.mkstemp`` would make it 0o600, and the move keeps that).
     """
-    name = path.parent / f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.part"
-    handle = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    name = path.parent / f".{path.name[:100]}.{secrets.token_hex(6)}.part"  # within NAME_MAX
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    handle = os.open(name, flags, 0o666)  # O_EXCL: the name is new, so it is ours to remove
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+        if path.is_file():
+            os.chmod(name, stat.S_IMODE(path.stat().st_mode))
     except BaseException:
         name.unlink(missing_ok=True)
         raise
@@ -40,8 +75,9 @@ def write_all_atomically(files: Mapping[str | Path, bytes | str]) -> None:
     """Write every file of ``files`` (path -> contents; text is UTF-8), each whole or not at all.
 
     All the contents are written to temporary files first and only then moved over their
-    targets, one after the other: an error or an interrupt while writing leaves every target
-    as it was.
+    targets, one after the other, with Ctrl-C held back: an interrupt leaves every target as it
+    was or all of them new, and so does an error while writing. (An error while moving, which
+    on one directory only a failing disk gives, leaves the files moved before it new.)
 
     Raises
     ------
@@ -56,10 +92,17 @@ def write_all_atomically(files: Mapping[str | Path, bytes | str]) -> None:
     >>> sorted(p.name for p in folder.iterdir()), (folder / "a.txt").read_text()
     (['a.txt', 'b.txt'], 'one')
     """
+    with _ctrl_c_held():
+        _write_all(files)
+
+
+def _write_all(files: Mapping[str | Path, bytes | str]) -> None:
     written: list[tuple[Path, Path]] = []
     try:
         for target, data in files.items():
             target = Path(target)
+            if target.is_symlink():  # write the linked file: the link stays a link
+                target = target.resolve()
             try:
                 written.append((_temporary_copy(target, data), target))
             except OSError as error:

@@ -15,10 +15,13 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
-from typing import NoReturn
 
 from setlab import __version__
 from setlab.errors import SetlabError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing before main's handler
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 COMMAND_GROUPS = (
     "cards", "demo", "game", "draw", "report", "heuristic", "maxsets", "caps", "serve",
@@ -155,11 +158,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, _Interrupts.handle)
     interrupted = INTERRUPTED  # until the command is known, no work has started
+    store_errors: tuple[type[Exception], ...] = ()  # sqlite3.Error, once sqlite3 is imported
     try:
-        # After the handler and inside the try, every import of a command can be interrupted:
-        # the KeyboardInterrupt clause comes first, so it is caught before sqlite3.Error is read.
+        # After the handler and inside the try, every import of a command can be interrupted
+        # (a Ctrl-C inside _sqlite3's initialisation comes out as an ImportError: see below).
         import sqlite3
 
+        store_errors = (sqlite3.Error,)
         _escape_undecodable()
         _import_numpy_whole()  # a Ctrl-C held back there arrives here, inside the try
         if any("\0" in word for word in (sys.argv[1:] if argv is None else argv)):
@@ -181,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SetlabError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    except sqlite3.Error as error:  # a read-only, locked or damaged results store
+    except store_errors as error:  # a read-only, locked or damaged results store
         print(f"error: results store: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -24,7 +24,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="write a proof bundle that a standalone checker re-checks",
         description="Write one JSON file per proven M(n) and m(n) of AG(P,3) in the store "
         "(witness and proof certificate), the search levels the proofs use, the variants' "
-        "proven claims of P (largest structure-free boards, most UltraSets), manifest.json and "
+        "proven claims of P (largest structure-free boards, most UltraSets), the largest caps "
+        "(of AG(P,3), and of the decks of --values V != 3), manifest.json and "
         "check.py, a checker sharing no code with setlab: python DIR/check.py DIR.",
     )
     add_properties(parser)
@@ -60,12 +61,12 @@ def run_certify(args: argparse.Namespace) -> int:
         except OSError as error:
             raise SetlabError(f"cannot write the bundle to {out}: {error.strerror}") from None
     methods = ", ".join(f"{count} {method}" for method, count in summary.methods.items())
-    variants = f", {counted(summary.variants, 'claim')} of the variants" * bool(summary.variants)
-    caps = f", {counted(summary.caps, 'largest cap')}" * bool(summary.caps)
-    print(
-        f"{summary.values} values ({methods}){variants}{caps}, {summary.levels} search levels, "
-        f"{summary.bytes / 1e6:.1f} MB in {summary.directory}, {summary.seconds:.1f} s"
-    )
+    parts = [f"{counted(summary.values, 'value')} ({methods})"] * bool(summary.values)
+    parts += [f"{counted(summary.variants, 'claim')} of the variants"] * bool(summary.variants)
+    parts += [counted(summary.caps, "largest cap")] * bool(summary.caps)
+    parts += [counted(summary.levels, "search level")] * bool(summary.levels)
+    print(f"{', '.join(parts)}, {summary.bytes / 1e6:.1f} MB in {summary.directory}, "
+          f"{summary.seconds:.1f} s")  # fmt: skip
     if summary.without_certificate:
         print(f"{summary.without_certificate} program-proven values have no certificate yet: "
               "the checker will fail them")  # fmt: skip

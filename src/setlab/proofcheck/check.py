@@ -705,7 +705,7 @@ def check_caps(bundle: Bundle) -> tuple[int, int]:
                 errors = check_cap_by_minimum(bundle, claim)
             else:
                 errors = check_one(claim)
-        except (KeyError, TypeError, ValueError, IndexError, OSError) as error:
+        except (KeyError, TypeError, ValueError, IndexError, OSError, AttributeError) as error:
             errors = [f"malformed bundle: {type(error).__name__}: {error}"]
         if errors:
             failed += 1
