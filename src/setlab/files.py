@@ -41,6 +41,8 @@ def _ctrl_c_held() -> Iterator[None]:
         return
     caught: list[Any] = []
     previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(frame))
+    if previous is None:  # a handler set outside Python: the default stands in for it
+        previous = signal.SIG_DFL
     try:
         yield
     finally:
