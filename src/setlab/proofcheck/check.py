@@ -667,6 +667,8 @@ def check_cap_by_minimum(bundle: Bundle, claim: dict[str, Any]) -> list[str]:
     """The largest cap of AG(P,3) is s: a witness of s cards holding no set, and the bundle's
     own m(s + 1) >= 1, checked with the values (any s + 1 cards hold a set)."""
     p, s = int(claim["properties"]), int(claim["value"])
+    if claim.get("kind") != "largest cap":
+        return [f"a largest-cap file holds a claim of kind {claim.get('kind')!r}"]
     if int(claim["proof"].get("cards", -1)) != s + 1:
         return [f"the proof must cite m({s + 1})"]
     errors = check_witness({"properties": p, "cards": s, "value": 0,
@@ -683,8 +685,8 @@ def check_cap_by_minimum(bundle: Bundle, claim: dict[str, Any]) -> list[str]:
 
 def check_caps(bundle: Bundle) -> tuple[int, int]:
     """Check each largest-cap claim of the manifest: of AG(P,3) by its pencil chain
-    (caps_check.py), of a deck of V != 3 values by a search of its own (valued_caps_check.py);
-    a line each; (passed, failed)."""
+    (caps_check.py) or by the bundle's own minimum m(s + 1) >= 1 (P <= 4), of a deck of V != 3
+    values by a search of its own (valued_caps_check.py); a line each; (passed, failed)."""
     entries = bundle.manifest.get("caps", [])
     passed = failed = 0
     for entry in entries:
