@@ -285,6 +285,8 @@ def test_a_search_killed_under_one_pool_size_resumes_under_another(
     stale = {"classes": [], "children": 0, "certificate_calls": 0, "automorphism_calls": 0}
     store.finish_task(job, "0000000-0000003", stale)  # a task named by position: never read
     resumed = search(4, 9, "min", 0, store, workers=second)
+    # the classes of k-caps of AG(4,3), k <= 9 (counted with bliss, no setlab code, in
+    # tests/test_cap_counts_independent.py)
     assert resumed.classes == reference.classes == [1, 1, 1, 1, 2, 3, 7, 11, 33, 91]
     assert resumed.children == reference.children
     assert resumed.level_hashes == reference.level_hashes
