@@ -111,3 +111,41 @@ def test_a_store_where_no_directory_can_be_made_is_a_clear_error(tmp_path, capsy
     err = capsys.readouterr().err
     assert err.startswith(f"error: argument --store: not a directory: {blocker}"), err
     assert err.count("\n") == 1
+
+
+def _open_at(path: str, start: float, out) -> None:
+    import os
+    import time
+
+    while time.time() < start:  # all at one instant
+        pass
+    try:
+        Store(path).finish_task("job", f"task {os.getpid()}", {"done": True})
+        out.put("ok")
+    except SetlabError as error:
+        out.put(str(error))
+
+
+def test_processes_opening_a_new_store_at_once_all_get_it(tmp_path):
+    """A job's workers and its parent create a new store together: each switches it to WAL and
+    makes the tables. SQLite refuses a lock two of them would wait for in turn at once ("database
+    is locked", about one opening in eleven here before); the opening is tried again instead."""
+    import multiprocessing
+    import time
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("needs fork")
+    context = multiprocessing.get_context("fork")
+    answers = []
+    for trial in range(10):
+        path = str(tmp_path / f"new{trial}.sqlite")
+        out = context.Queue()
+        start = time.time() + 0.2
+        workers = [context.Process(target=_open_at, args=(path, start, out)) for _ in range(4)]
+        for worker in workers:
+            worker.start()
+        answers += [out.get(timeout=120) for _ in workers]
+        for worker in workers:
+            worker.join()
+        assert len(Store(path).finished_tasks("job")) == 4
+    assert answers == ["ok"] * 40

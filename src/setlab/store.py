@@ -274,14 +274,9 @@ class Store:
             try:
                 if self.path != ":memory:":
                     Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-                db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-                if self.path != ":memory:":
-                    db.execute("PRAGMA journal_mode=WAL")
-                db.executescript(_SCHEMA)
-                _add_game_columns(db)
+                self._connection = _open(self.path)
             except (OSError, sqlite3.Error) as error:
                 raise SetlabError(f"cannot open results store {self.path}: {error}") from None
-            self._connection = db
         return self._connection
 
     @property
@@ -663,6 +658,40 @@ class _Transaction:
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
         self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+_OPEN_SECONDS = 60.0
+"""How long opening a store waits for other processes' locks (SQLite's busy timeout too)."""
+
+
+def _open(path: str) -> sqlite3.Connection:
+    """A connection to the store at ``path`` in WAL mode with its tables, tried again while
+    another process holds the lock it needs.
+
+    Several processes may open a new store at once (a job's workers and its parent), each
+    creating the file, switching it to WAL and creating the tables. SQLite waits out a busy lock
+    (the timeout), but a lock two connections would wait for in turn (both upgrading) is refused
+    at once, "database is locked"; that is a race, not a fault, so the opening is tried again
+    until ``_OPEN_SECONDS`` have passed.
+    """
+    deadline = time.monotonic() + _OPEN_SECONDS
+    while True:
+        db = sqlite3.connect(path, timeout=_OPEN_SECONDS, isolation_level=None)
+        try:
+            if path != ":memory:":
+                db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(_SCHEMA)
+            _add_game_columns(db)
+            return db
+        except sqlite3.OperationalError as error:
+            db.close()
+            text = str(error)
+            if ("locked" not in text and "busy" not in text) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+        except BaseException:
+            db.close()
+            raise
 
 
 def _add_game_columns(db: sqlite3.Connection) -> None:
