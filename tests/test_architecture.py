@@ -20,6 +20,7 @@ FLOORS = {
     "setlab": 0,
     "setlab.errors": 0,
     "setlab.numba_cache": 0,
+    "setlab.interrupts": 0,
     "setlab.cards": 1,
     "setlab.seeds": 1,
     "setlab.files": 1,

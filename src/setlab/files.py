@@ -7,50 +7,21 @@ the new one, never half of one. The temporary file lives in the target's own dir
 linked file's, for a symbolic link, which stays a link), so the move never crosses a file
 system; it takes the old file's mode; it is removed if anything fails before the move. Ctrl-C is
 held back while the files are written and moved (a moment: their contents are in memory) and
-answered just after.
+answered just after (:func:`setlab.interrupts.ctrl_c_held`).
 """
 
 from __future__ import annotations
 
 import os
 import secrets
-import signal
 import stat
-import threading
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from setlab.errors import SetlabError
+from setlab.interrupts import ctrl_c_held
 
 __all__ = ["write_all_atomically", "write_atomically"]
-
-
-@contextmanager
-def _ctrl_c_held() -> Iterator[None]:
-    """Hold Ctrl-C back for the block and answer it just after, as the handler in place would.
-
-    A Python-level handler, not a signal mask: Python runs its handlers in the main thread
-    whichever thread the operating system hands SIGINT to, so a mask on one thread does not hold
-    it while other threads run (a progress bar's monitor, say). Off the main thread, where no
-    handler can be set, the block runs as it is.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[Any] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(frame))
-    if previous is None:  # a handler set outside Python: the default stands in for it
-        previous = signal.SIG_DFL
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if caught and callable(previous):
-            previous(signal.SIGINT, caught[0])  # Python's own raises KeyboardInterrupt
-        elif caught and previous == signal.SIG_DFL:
-            os.kill(os.getpid(), signal.SIGINT)
 
 
 def _temporary_copy(path: Path, data: bytes | str) -> Path:
@@ -94,7 +65,7 @@ def write_all_atomically(files: Mapping[str | Path, bytes | str]) -> None:
     >>> sorted(p.name for p in folder.iterdir()), (folder / "a.txt").read_text()
     (['a.txt', 'b.txt'], 'one')
     """
-    with _ctrl_c_held():
+    with ctrl_c_held():
         _write_all(files)
 
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from setlab import __version__
 from setlab.errors import SetlabError
+from setlab.interrupts import ctrl_c_held
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing before main's handler
 if TYPE_CHECKING:
@@ -141,16 +142,11 @@ def _import_numpy_whole() -> None:
     A SIGINT that lands inside numpy's compiled modules while they initialise is caught there and
     printed ("ImportError: _multiarray_umath failed to import") before it reaches
     :func:`main`, a second line beside the interrupt line. Held back for the tenth of a second
-    numpy takes, it arrives as a plain KeyboardInterrupt just after.
+    numpy takes (:func:`setlab.interrupts.ctrl_c_held`), it arrives as a plain
+    KeyboardInterrupt just after.
     """
-    hold = hasattr(signal, "pthread_sigmask")  # not on Windows: there numpy comes as it comes
-    if hold:
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
+    with ctrl_c_held():
         import numpy  # noqa: F401
-    finally:
-        if hold:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def main(argv: Sequence[str] | None = None) -> int:

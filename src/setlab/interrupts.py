@@ -1,0 +1,54 @@
+"""Ctrl-C held back for a moment and answered just after.
+
+Some steps must not be cut in half: moving finished files into place (:mod:`setlab.files`), or
+numpy's compiled modules initialising (a SIGINT caught inside them prints "ImportError:
+_multiarray_umath failed to import" beside the interrupt line). For such a step a Python-level
+handler records a SIGINT and, when the step is done, hands it to the handler that was in place,
+which raises KeyboardInterrupt as usual. A handler, not a signal mask: Python runs its handlers
+in the main thread whichever thread the operating system hands SIGINT to, so a mask on one
+thread does not hold it while other threads run (a progress bar's monitor, say).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+__all__ = ["ctrl_c_held"]
+
+
+@contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C back for the block; a SIGINT that came meanwhile is answered just after it.
+
+    Off the main thread, where no handler can be set, the block runs as it is.
+
+    Examples
+    --------
+    >>> import os, signal
+    >>> try:
+    ...     with ctrl_c_held():
+    ...         os.kill(os.getpid(), signal.SIGINT)  # arrives while the block still runs
+    ...         finished = True
+    ... except KeyboardInterrupt:
+    ...     print("interrupted after the block:", finished)
+    interrupted after the block: True
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[object] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(frame))
+    if previous is None:  # a handler set outside Python: the default stands in for it
+        previous = signal.SIG_DFL
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught and callable(previous):
+            previous(signal.SIGINT, caught[0])  # Python's own raises KeyboardInterrupt
+        elif caught and previous == signal.SIG_DFL:
+            os.kill(os.getpid(), signal.SIGINT)
