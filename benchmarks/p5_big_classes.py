@@ -9,7 +9,7 @@ cards; this script counts them.
 
 1. *Two big classes meet in a nearly full 3-flat.* Any two classes of a configuration form a
    pencil: rows the one class with row 0 its largest hyperplane, columns the other likewise, the
-   diagonal classes at most t (no class but the row's has a hyperplane above t). With L sets,
+   diagonal classes at most c (no hyperplane holds more than row 0's c cards). With L sets,
    some pattern of their two types must have a pencil bound of L or more, so the least cell 0
    over the patterns past the target, sigma, bounds |H ∩ H'| from below for the largest
    hyperplanes H, H' of any two classes with a part in [h, c].
@@ -29,7 +29,7 @@ HiGHS's verdicts here, not yet by certificates a checker follows: the table keep
     python benchmarks/p5_big_classes.py --store STORE N:U [N:U ...]   (try M(N) <= U)
 
 STORE holds the proven P = 4 table (a P = 5 table run's store; the exact split maxima it keeps
-are read from it and new ones added). Measured: docs/maxsets.md, "The split's last quadruple".
+are read from it and new ones added). Measured: docs/maxsets.md, "A count of big classes".
 """
 
 from __future__ import annotations
@@ -112,9 +112,10 @@ def uncovered(n, target, known_max, t, quads):
     return left
 
 
-def least_meeting(n, target, t, types, tables, buffer):
+def least_meeting(n, target, ceiling, types, tables, buffer):
     """sigma: the least cell 0 over pencils past ``target`` whose rows and columns have two of
-    ``types`` (diagonal classes at most t); None when no such pencil exists."""
+    ``types`` (diagonal classes at most ``ceiling``: either may be the row's class, so t would
+    not do where row 0 is above t); None when no such pencil exists."""
     below, across2, across1, hyperplane, _ = tables
     by_part = split._held_with_part(hyperplane)
     plane, kind = split.PLANE, np.zeros(3, np.int64)
@@ -128,7 +129,7 @@ def least_meeting(n, target, t, types, tables, buffer):
             for k in (2, 3):
                 split._class_type(s, plane, k, kind)
                 diagonal.append(kind[0])
-            if max(diagonal) > t:
+            if max(diagonal) > ceiling:
                 continue
             if split._pattern_bound(s, plane, below, across2, across1, hyperplane) > target:
                 least = int(s[0]) if least is None else min(least, int(s[0]))
@@ -212,7 +213,7 @@ def count_refutes(n, target, known_max, t, quad, tables, buffer) -> tuple[bool, 
         if fewest is None:
             steps.append(f"parts {part}..{ceiling}: the program needs more than 8 classes")
             continue
-        sigma = least_meeting(n, target, t, types, tables, buffer)
+        sigma = least_meeting(n, target, ceiling, types, tables, buffer)
         if sigma is None:  # no two such classes at all
             steps.append(f"parts {part}..{ceiling}: no two classes; the program needs {fewest}")
             if fewest >= 2:
