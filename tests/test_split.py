@@ -821,3 +821,75 @@ def test_split_maxima_in_a_record_are_recomputed_by_setlab_and_the_checker():
     assert split_check.check_split(4, 12, 14, certificate, cited) == []
     wrong = {**certificate, "split_maxima": [{**entry, "bound": exact - 1}]}
     assert split_check.check_split(4, 12, 14, wrong, cited)
+
+
+def test_a_count_of_big_classes_enters_the_program_its_certificate_and_the_checker():
+    # 14 sets among 12 cards of AG(4,3) need all 12 in one hyperplane, the class of type
+    # (12, 0, 0): with "at most 0 classes have a part of 12" the program is infeasible.
+    from setlab.extremal.farkas import record_certificate
+
+    record = prove_max_bound(4, 12, 14, TABLE_3, count=(12, 0))
+    assert record["count"] == [12, 0] and verify_max_bound(record, count=(12, 0))
+    assert not verify_max_bound(record) and not verify_max_bound(record, count=(12, 1))
+    assert prove_max_bound(4, 12, 14, TABLE_3, count=(12, 1)) is None  # one such class fits
+    certificate = record_certificate(record)
+    farkas = _checker("farkas_check")
+    cited = {(3, k, "max"): v for k, v in TABLE_3.items()}
+    assert farkas.check_farkas(4, 12, "max", 13, certificate, cited, count=[12, 0]) == []
+    assert farkas.check_farkas(4, 12, "max", 13, certificate, cited)  # it says "count"
+    plain = {k: v for k, v in certificate.items() if k != "count"}
+    assert farkas.check_farkas(4, 12, "max", 13, plain, cited)  # no contradiction without it
+
+
+def largest_hyperplanes(board: list[int], properties: int) -> list[list[np.ndarray]]:
+    """Per parallel class, the cards of ``board`` in each of its largest hyperplanes."""
+    d = digits(properties)[board].astype(np.int64)
+    out = []
+    for form in linear_forms(properties):
+        values = d @ form % 3
+        sizes = np.bincount(values, minlength=3)
+        out.append([np.array(board)[values == v] for v in range(3) if sizes[v] == sizes.max()])
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_two_big_classes_of_real_configurations_meet_as_the_pencils_say(data):
+    # Any board, any two classes with largest hyperplanes of low..c cards (c the largest
+    # hyperplane of all): those hyperplanes share at least the meeting bound of the sets the
+    # board has, whichever largest hyperplane of a class is taken.
+    properties = data.draw(st.sampled_from([3, 4]))
+    size = 3**properties
+    base = list(range(3 ** (properties - 1)))  # a hyperplane and some cards more, or any
+    extra = data.draw(st.lists(st.integers(0, size - 1), max_size=2 * properties, unique=True))
+    board = data.draw(st.sampled_from([sorted(set(base) | set(extra)), sorted(set(extra))]))
+    assume(len(board) >= 3)
+    sets = count_sets(board, properties)
+    largest = largest_hyperplanes(board, properties)
+    ceiling = max(len(hs[0]) for hs in largest)
+    f, g = data.draw(st.lists(st.integers(0, len(largest) - 1), min_size=2, max_size=2,
+                              unique=True))  # fmt: skip
+    low = min(len(largest[f][0]), len(largest[g][0]))
+    if properties == 3:
+        most, below = slice_maxima(3, PLANE), slice_maxima(2, LINE)
+    else:
+        most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    meeting = split_module.meeting_bound(properties, len(board), sets - 1, low, ceiling, most,
+                                         below)  # fmt: skip
+    assert meeting is not None  # these two classes exist
+    for h, k in itertools.product(largest[f], largest[g]):
+        assert len(np.intersect1d(h, k)) >= meeting
+
+
+@pytest.mark.parametrize(("properties", "cards", "value", "low", "ceiling"),
+                         [(3, 12, 12, 6, 9), (3, 14, 15, 7, 9), (4, 30, 100, 12, 27),
+                          (4, 36, 170, 12, 27), (4, 30, 110, 10, 20)])  # fmt: skip
+def test_the_checker_finds_the_meeting_bound_setlab_finds(properties, cards, value, low, ceiling):
+    # Two implementations of the meeting bound: setlab's least cell 0 is the checker's
+    # threshold exactly (it holds for sigma, not for sigma + 1).
+    most = slice_maxima(properties, TABLE_3 if properties == 4 else PLANE)
+    below = slice_maxima(properties - 1, PLANE if properties == 4 else LINE)
+    sigma = split_module.meeting_bound(properties, cards, value, low, ceiling, most, below)
+    assert sigma is not None
+    holds = functools.partial(split_check.meeting_holds, properties, cards, value, low, ceiling)
+    assert holds(sigma, most, below) and not holds(sigma + 1, most, below)

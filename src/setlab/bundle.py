@@ -115,7 +115,10 @@ def split_certificate(result: Result) -> dict[str, Any] | None:
     (``split_check.py``) redoes the pencils' case and the middle case's enumeration itself, so
     only the pencils' largest bound goes along, for information. The split maxima the pencils
     used go along with one subset of each affine orbit of their largest part (the checker
-    verifies the orbits and recomputes each bound).
+    verifies the orbits and recomputes each bound). Where a middle program has a count of big
+    classes, its meeting bound goes along (the checker redoes the pencils) and the arrangements
+    of one more big hyperplane than it allows, each with its multipliers
+    (:func:`~setlab.extremal.arrangements.arrangement_certificate`).
 
     Examples
     --------
@@ -129,16 +132,29 @@ def split_certificate(result: Result) -> dict[str, Any] | None:
     >>> certificate["theta"], certificate["program"]["big"], certificate["program"]["kind"]
     (8, 8, 'farkas')
     """
+    from setlab.extremal.arrangements import arrangement_certificate  # SciPy, as below
     from setlab.extremal.farkas import record_certificate  # SciPy: only for program proofs
     from setlab.extremal.splitmax import orbit_part, part_orbits
 
     record = (result.proof or {}).get("record") or {}
     program = record_certificate(record.get("program") or {})
-    middle = [record_certificate(entry) for entry in record.get("middle") or []]
+    entries = record.get("middle") or []
+    middle = [record_certificate(entry) for entry in entries]
     if program is None or None in middle:
         return None
+    properties, cards = int(record.get("properties", 0)), int(record.get("cards", 0))
+    arrangements = []
+    wanted = {(int(e["count"][1]) + 1, int(e["count"][0]), int(e["ceiling"]), int(e["meeting"]))
+              for e in entries if e.get("count")}  # fmt: skip
+    for key in sorted(wanted):  # (hyperplanes, low, high, meeting)
+        found = arrangement_certificate(properties, *key, cards)
+        if found is None:
+            return None
+        arrangements.append(found)
+    middle = [{**found, **({"meeting": entry["meeting"]} if entry.get("count") else {})}
+              for found, entry in zip(middle, entries, strict=True)]  # fmt: skip
     pencil = record.get("pencil") or {}
-    dimension = int(record.get("properties", 0)) - 2
+    dimension = properties - 2
     split_maxima = [
         {
             "split": [a, b, c],
@@ -153,6 +169,7 @@ def split_certificate(result: Result) -> dict[str, Any] | None:
         "pencil": {"theta": pencil.get("theta", record["theta"]), "largest": pencil.get("largest")},
         "middle": middle,
         "split_maxima": split_maxima,
+        **({"arrangements": arrangements} if arrangements else {}),
     }
 
 

@@ -146,6 +146,7 @@ def slice_program(
     big: int | None = None,
     forced: Iterable[tuple[int, int, int]] = (),
     ceiling: int | None = None,
+    count: tuple[int, int] | None = None,
 ) -> SliceProgram:
     """The integer program whose integer points are the class profiles with low <= L <= high.
 
@@ -159,7 +160,10 @@ def slice_program(
     the middle case of the split. A forced type with no column cannot occur for L in [low,
     high]; its row has no coefficients (0 >= k), which makes the program infeasible. With
     ``ceiling`` no class has a hyperplane of more than ``ceiling`` cards: those types get no
-    column (the middle case knows the largest hyperplane of all).
+    column (the middle case knows the largest hyperplane of all). With ``count`` = (h, k) one
+    row last: at most k classes have a part of h or more (sum of x_t over the types with a >= h
+    is at most k; the split's count of big classes, :func:`setlab.extremal.split.
+    meeting_bound`).
 
     Examples
     --------
@@ -235,6 +239,11 @@ def slice_program(
     for (a, b, rest), times in forced_counts(forced):
         column = column_of.get(f"x_{a}_{b}_{rest}")
         rows.append((() if column is None else ((column, 1),), times, None))
+    if count is not None:
+        part, most = count
+        heavy = tuple((i, 1) for i, (name, _, _) in enumerate(variables)
+                      if name.startswith("x_") and _part(name) >= part)  # fmt: skip
+        rows.append((heavy, None, most))
     return SliceProgram(tuple(variables), tuple(rows))
 
 
@@ -473,9 +482,10 @@ def _refute_range(
     big: int | None = None,
     forced: Iterable[tuple[int, int, int]] = (),
     ceiling: int | None = None,
+    count: tuple[int, int] | None = None,
 ) -> dict | None:
     """A proof record that no n-card S has low <= sets(S) <= high, or None (``big``, ``forced``,
-    ``ceiling``: the programs of the split's cases, recorded under these names)."""
+    ``ceiling``, ``count``: the programs of the split's cases, recorded under these names)."""
     forced = forced_types(forced)
     if not 0 <= cards <= deck_size(properties):
         raise SetlabError(f"AG({properties},3) has {deck_size(properties)} cards, not {cards}")
@@ -490,11 +500,12 @@ def _refute_range(
         **({} if big is None else {"big": big}),
         **({"forced": forced} if forced else {}),
         **({} if ceiling is None else {"ceiling": ceiling}),
+        **({} if count is None else {"count": list(count)}),
     }
     if low > high:
         return {**base, "method": "counting", "model_sha256": None, "statuses": {}}
     program = slice_program(
-        properties, cards, low, high, known_max, known_min, big, forced, ceiling
+        properties, cards, low, high, known_max, known_min, big, forced, ceiling, count
     )
     if mps_path:
         write_mps(program, mps_path)
@@ -525,6 +536,7 @@ def prove_max_bound(
     big: int | None = None,
     forced: Iterable[tuple[int, int, int]] = (),
     ceiling: int | None = None,
+    count: tuple[int, int] | None = None,
 ) -> dict | None:
     """Proof record refuting "some n-card configuration of AG(P,3) has >= threshold sets".
 
@@ -537,7 +549,8 @@ def prove_max_bound(
     refuted (a part of :func:`setlab.extremal.split.prove_split_bound`'s proof, not a bound of
     its own; the near-cap search is then not tried); with ``forced`` class types only those in
     which classes of these types occur, with ``ceiling`` those with no hyperplane above it
-    (the split's middle case).
+    (the split's middle case), with ``count`` = (h, k) those where at most k classes have a
+    part of h or more (the count of big classes).
 
     Examples
     --------
@@ -554,12 +567,12 @@ def prove_max_bound(
     high = degree_bound(properties, cards)
     forced = forced_types(forced)
     record = _refute_range(
-        properties, cards, threshold, high, known_max, None, mps_path, big, forced, ceiling
+        properties, cards, threshold, high, known_max, None, mps_path, big, forced, ceiling, count
     )
     if record is not None:
         record["claim"] = f"max <= {threshold - 1}"
         return record
-    if big is not None or forced or ceiling is not None:
+    if big is not None or forced or ceiling is not None or count is not None:
         return None
     rest = deck_size(properties) - cards  # S has >= T sets iff S^c has <= the complement's count
     budget = complement_sets(properties, cards, threshold)
@@ -621,8 +634,10 @@ def _check_range_record(record: dict) -> bool:
     known_max = {int(k): int(v) for k, v in record["known_max"].items()}
     known_min = {int(k): int(v) for k, v in record["known_min"].items()}
     big, forced, ceiling = record.get("big"), record.get("forced") or [], record.get("ceiling")
+    count = record.get("count")
+    count = None if count is None else (int(count[0]), int(count[1]))
     program = slice_program(
-        properties, cards, low, high, known_max, known_min, big, forced, ceiling
+        properties, cards, low, high, known_max, known_min, big, forced, ceiling, count
     )
     if program.digest() != record["model_sha256"]:
         return False
@@ -635,6 +650,7 @@ def verify_max_bound(
     big: int | None = None,
     forced: Iterable[tuple[int, int, int]] = (),
     ceiling: int | None = None,
+    count: tuple[int, int] | None = None,
 ) -> bool:
     """Re-check a proof record of :func:`prove_max_bound` or :func:`prove_min_bound`.
 
@@ -645,7 +661,7 @@ def verify_max_bound(
     restricted program (``"big"`` in it) passes only when ``big`` names the same theta: alone it
     bounds nothing (:func:`setlab.extremal.split.verify_split_bound` pairs it with its other
     cases); likewise a record with ``"forced"`` types or a ``"ceiling"`` only when ``forced``
-    and ``ceiling`` name the same.
+    and ``ceiling`` name the same, and a record with a ``"count"`` only when ``count`` does.
 
     Examples
     --------
@@ -658,6 +674,8 @@ def verify_max_bound(
     if record.get("big") != big or (record.get("forced") or []) != forced_types(forced):
         return False
     if record.get("ceiling") != ceiling:
+        return False
+    if record.get("count") != (None if count is None else list(count)):
         return False
     if record["method"] == "near-cap":
         return claim == f"min >= {int(record['threshold']) + 1}" and verify_near_caps(record)

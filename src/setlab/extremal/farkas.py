@@ -72,12 +72,17 @@ def program_range(properties: int, cards: int, sense: str, bound: int) -> tuple[
     raise SetlabError(f"sense must be 'max' or 'min', got {sense!r}")
 
 
-def row_names(program: SliceProgram, forced: Iterable[tuple[int, int, int]] = ()) -> list[str]:
+def row_names(
+    program: SliceProgram,
+    forced: Iterable[tuple[int, int, int]] = (),
+    count: tuple[int, int] | None = None,
+) -> list[str]:
     """Names of the rows of a :func:`~setlab.extremal.bounds.slice_program`, as the standalone
     checker names them: count, square, cube, inside_high, inside_low, across_high, across_low,
     then occurs_/cap_/floor_ followed by the type a_b_c of the switch they involve, "big" for
-    the split's row (at most one class with a part above theta), and forced_a_b_c for the rows
-    of the ``forced`` types the program was built with (neither has a switch).
+    the split's row (at most one class with a part above theta), forced_a_b_c for the rows
+    of the ``forced`` types the program was built with (neither has a switch), and last
+    "big_classes" where it has a ``count`` row (at most k classes with a part of h or more).
 
     Examples
     --------
@@ -89,7 +94,8 @@ def row_names(program: SliceProgram, forced: Iterable[tuple[int, int, int]] = ()
     """
     names = ["count", "square", "cube", "inside_high", "inside_low", "across_high", "across_low"]
     tags = iter("forced_{}_{}_{}".format(*t) for t, _ in forced_counts(forced))
-    for coefficients, low, _ in program.rows[len(names) :]:
+    end = len(program.rows) - (count is not None)
+    for coefficients, low, _ in program.rows[len(names) : end]:
         switches = [i for i, _ in coefficients if program.variables[i][0].startswith("y_")]
         if not switches:
             names.append("big" if low is None else next(tags))
@@ -99,7 +105,7 @@ def row_names(program: SliceProgram, forced: Iterable[tuple[int, int, int]] = ()
         first = program.variables[coefficients[0][0]][0]
         kind = "occurs" if first.startswith("x_") else ("cap" if low is None else "floor")
         names.append(f"{kind}_{tag}")
-    return names
+    return names + ([] if count is None else ["big_classes"])
 
 
 def _sense(low: int | None, high: int | None) -> str:
@@ -360,6 +366,7 @@ def farkas_certificate(
     big: int | None = None,
     forced: Iterable[tuple[int, int, int]] = (),
     ceiling: int | None = None,
+    count: tuple[int, int] | None = None,
 ) -> dict[str, Any] | None:
     """An exact certificate that no n cards of AG(P,3) hold more than ``bound`` sets ("max") or
     fewer than ``bound`` ("min"), for the program of :func:`~setlab.extremal.bounds.slice_program`.
@@ -384,6 +391,9 @@ def farkas_certificate(
     ceiling
         Refute only the configurations with no hyperplane of more than ``ceiling`` cards
         (``"ceiling"`` in the certificate).
+    count
+        (h, k): refute only the configurations in which at most k classes have a part of h or
+        more (``"count"`` in the certificate; the split's count of big classes).
 
     Returns
     -------
@@ -421,16 +431,18 @@ def farkas_certificate(
         **({} if big is None else {"big": big}),
         **({"forced": forced} if forced else {}),
         **({} if ceiling is None else {"ceiling": ceiling}),
+        **({} if count is None else {"count": list(count)}),
     }
     if low > high:
         return {"kind": "empty", **head}
     program = slice_program(
-        properties, cards, low, high, known_max, known_min, big, forced, ceiling
+        properties, cards, low, high, known_max, known_min, big, forced, ceiling, count
     )
     if solve_highs(program)[0] == "feasible":  # an integer point in the range: no tree exists
         return None
     box = [(lo, hi) for _, lo, hi in program.variables]
-    tree = _tree(program, _Relaxation(program, sense), box, row_names(program, forced), [nodes])
+    names = row_names(program, forced, count)
+    tree = _tree(program, _Relaxation(program, sense), box, names, [nodes])
     if tree is None:
         return None
     return {**tree, **head}
@@ -468,7 +480,7 @@ def record_program(record: dict[str, Any]) -> tuple[SliceProgram, str]:
     low, high = program_range(claim["properties"], claim["cards"], claim["sense"], claim["bound"])
     program = slice_program(claim["properties"], claim["cards"], low, high, claim["known_max"],
                             claim["known_min"], claim["big"], forced_types(claim["forced"]),
-                            claim["ceiling"])  # fmt: skip
+                            claim["ceiling"], claim["count"])  # fmt: skip
     return program, claim["sense"]
 
 
@@ -486,4 +498,5 @@ def _record_claim(record: dict[str, Any]) -> dict[str, Any]:
         "big": record.get("big"),
         "forced": record.get("forced") or [],
         "ceiling": record.get("ceiling"),
+        "count": None if record.get("count") is None else tuple(record["count"]),
     }

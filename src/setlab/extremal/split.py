@@ -35,6 +35,15 @@ has one, so each pattern past U (:func:`middle_types`) names four class types th
 with ``big`` = t and those types forced must admit; refuting it for each pattern (per row and
 column types where that suffices) covers the case.
 
+Where a quadruple's program stays feasible, a **count of big classes** may still refute it.
+With the row "at most k - 1 classes have a part of h or more" (h near row 0's c cards) its
+program is infeasible, so S has k such classes. Any two of them form a pencil whose bound
+must pass U, and every such pattern has cell 0 of sigma cards or more (:func:`meeting_bound`):
+their largest hyperplanes share sigma cards of S. And k hyperplanes of different classes, of
+h..c cards each, every two sharing sigma, fit in no n cards: up to AGL(P,3) they are few, and
+each arrangement's linear program has integer Farkas multipliers (:mod:`setlab.extremal.
+arrangements`).
+
 For AG(5,3) the two cases prove M(140..143), where the witness is a full 4-flat with two slices
 (the largest pencil bound is that of H ∪ H' full plus a few cards, the same configurations seen
 from another pencil): they meet exactly at the witness. The middle case adds M(144..146) and
@@ -51,7 +60,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +70,7 @@ import numpy as np
 from setlab.cards import deck_size
 from setlab.errors import SetlabError
 from setlab.executor import run_tasks
+from setlab.extremal.arrangements import arrangement_certificate
 from setlab.extremal.bounds import (
     SliceProgram,
     forced_types,
@@ -81,6 +91,7 @@ __all__ = [
     "SHARPEN_LIMIT",
     "cover_middle_case",
     "covers",
+    "meeting_bound",
     "middle_patterns",
     "middle_types",
     "pencil_bound",
@@ -104,6 +115,18 @@ SHARPEN_LIMIT = 150
 """Most exact split maxima (:func:`~setlab.extremal.splitmax.split_maximum_bound`) one n of
 :func:`split_upper_bound` computes: each takes 0.1 to 17 s (at 40, M(154) stopped at 2719; it
 needs 44 for 2718)."""
+
+COUNT_CLASSES = 7
+"""Most hyperplanes the count of big classes asks to fit (:func:`_count_refutation`): the
+arrangements of seven hyperplanes of AG(5,3) are 1,460 (some 30 s with their programs), of
+eight some 20 times as many."""
+
+COUNT_LEVELS = 3
+"""Levels h = c, c - 1, ... the count of big classes tries per quadruple (c: row 0's cards)."""
+
+COUNT_QUADRUPLES = 40
+"""Most quadruples the count of big classes takes on at one t of the middle case (n = 150 of
+AG(5,3) leaves 155 at 2545, n = 149 leaves 119 at 2505)."""
 
 VERDICT_SECONDS = 1.0
 """HiGHS's time for a feasibility verdict of :meth:`_Optima.below` before it optimizes instead
@@ -615,6 +638,62 @@ def middle_patterns(
     return [list(cells) for cells in sorted(patterns)]
 
 
+def meeting_bound(
+    properties: int,
+    cards: int,
+    value: int,
+    low: int,
+    ceiling: int,
+    most: Sequence[int],
+    most_below: Sequence[int],
+    split_most: np.ndarray | None = None,
+) -> int | None:
+    """The fewest cards two largest hyperplanes of ``low`` to ``ceiling`` cards, of two
+    classes of a configuration with more than ``value`` sets and no hyperplane above
+    ``ceiling``, share; None when no two such classes exist.
+
+    Any two classes of S form a pencil: the rows the one class, row 0 its largest hyperplane
+    H, the columns the other, column 0 its largest H', and the two diagonal classes have no
+    hyperplane above ``ceiling`` either. Its :func:`pencil_bound` is at least the sets of S,
+    so some pattern of the two classes' types passes ``value``, and H ∩ H' is its cell 0. So
+    the least cell 0 over every such pattern, either class the rows, bounds |S ∩ H ∩ H'|.
+
+    Examples
+    --------
+    Twelve points of AG(3,3) with 13 sets or more: the largest planes of two classes with a
+    plane of 6 to 9 points share 3 points or more, and no two classes have their largest
+    planes of exactly 6.
+
+    >>> plane, line = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12], [0, 0, 0, 1]  # M_2(k), M_1(k)
+    >>> meeting_bound(3, 12, 12, 6, 9, plane, line), meeting_bound(3, 12, 12, 6, 6, plane, line)
+    (3, None)
+    """
+    tables = _tables(properties, cards, most, most_below, split_most)
+    below, _, across1, hyperplane, cap = tables
+    by_part = _held_with_part(hyperplane)
+    top = len(below) - 1
+    allowed = np.zeros_like(cap, dtype=bool)  # classes with no hyperplane above the ceiling
+    for h0, h1 in zip(*np.nonzero(cap >= 0), strict=True):
+        allowed[h0, h1] = max(h0, h1, cards - h0 - h1) <= ceiling
+    margins = [np.array([a, b, cards - a - b], dtype=np.int64)
+               for a in range(low, ceiling + 1) for b in range(a + 1)
+               if 0 <= cards - a - b <= a and allowed[a, b] and cap[a, b] > value]  # fmt: skip
+    cells = np.empty(((top + 1) ** 4, 9), np.int64)
+    least = None
+    for rows, columns in itertools.product(margins, repeat=2):
+        if min(cap[rows[0], rows[1]], cap[columns[0], columns[1]]) <= value:
+            continue
+        count = _cell_patterns(rows, columns, top, value, across1, hyperplane, by_part, cells)
+        for pattern in cells[:count]:
+            if least is not None and pattern[0] >= least:
+                continue
+            if not _classes_allowed(pattern, PLANE, allowed):
+                continue
+            if _pattern_bound(pattern, PLANE, *tables[:4]) > value:
+                least = int(pattern[0])
+    return least
+
+
 def _quadruple(row: np.ndarray) -> tuple[tuple[int, int, int], ...]:
     """The four class types of one row of :func:`_middle_pencils`."""
     return tuple((int(a), int(b), int(c)) for a, b, c in row[:12].reshape(4, 3))
@@ -839,8 +918,8 @@ def prove_split_bound(
 class _Decided:
     """A split HiGHS's verdicts close, with all its record needs but the CP-SAT solves: P, n
     and the maxima it rests on, the threshold it refutes, theta, top, the pencils above top,
-    the middle case's quadruples for each t and the bounds on split maxima used
-    (:func:`_decide`, :func:`_build`)."""
+    the middle case's quadruples for each t, the bounds on split maxima used and the
+    quadruples of each t the count of big classes refutes (:func:`_decide`, :func:`_build`)."""
 
     properties: int
     cards: int
@@ -852,6 +931,7 @@ class _Decided:
     pencils: tuple[int, list[int] | None]
     cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]]]]
     split_maxima: dict[tuple[int, int, int], int]
+    counted: dict[int, dict[tuple[tuple[int, int, int], ...], _Count]] = field(default_factory=dict)
 
 
 def _record(*args: Any, **kwargs: Any) -> dict[str, Any] | None:
@@ -872,6 +952,7 @@ def _decide(
     top: int | None = None,
     split_maxima: dict[tuple[int, int, int], int] | None = None,
     sharpen: Callable[[int, list[tuple[tuple[int, int, int], ...]]], dict] | None = None,
+    count: Callable[[int, list[tuple[tuple[int, int, int], ...]]], dict] | None = None,
 ) -> _Decided | None:
     """Whether the split at ``theta`` and ``top`` (default theta) refutes ``threshold`` sets by
     HiGHS's verdicts, or None; ``pencils``: the pencil maximum above top, if known;
@@ -880,7 +961,10 @@ def _decide(
     given, may return more bounds on split maxima (a mapping like ``split_maxima``; empty when
     it has none): the case at t is then tried again with them. A bound added later only shrinks
     the pencils' bounds, so the programs of an earlier t (and the pencils above top) still
-    cover what the final bounds leave.
+    cover what the final bounds leave. Where ``count`` is given instead, ``count(t,
+    quadruples)`` refutes the quadruples left by the count of big classes ({quadruple:
+    :class:`_Count`}, empty where it does not refute them all), and the walk goes on past
+    them.
 
     The records, whose CP-SAT solves take the time, are built apart (:func:`_build`): a case
     that fails at a later t would throw away the records of the earlier ones, and the walk of
@@ -899,21 +983,33 @@ def _decide(
     if pencils[0] >= threshold:
         return None
     cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]]]] = []
+    counted: dict[int, dict[tuple[tuple[int, int, int], ...], _Count]] = {}
     for t in range(theta + 1, top + 1):  # each t decided by HiGHS's verdicts (_cover_middle)
+        done = counted.setdefault(t, {})
         while True:
             quads = middle_types(
                 properties, cards, t, most, most_below, threshold - 1, split_most=table()
             )
-            left = _cover_middle(properties, cards, threshold, known_max, t, quads, False)[1]
+            rest = [quad for quad in quads if quad not in done]
+            left = _cover_middle(properties, cards, threshold, known_max, t, rest, False)[1]
             if not left:
                 break
+            if count is not None:  # the walk stops at the first pair left: count, walk on
+                if not done and _left_by_programs(properties, cards, threshold, known_max, t,
+                                                  quads) > COUNT_QUADRUPLES:  # fmt: skip
+                    return None  # too many to count: not one is tried
+                found = count(t, left)
+                if not found or len(done) + len(found) > COUNT_QUADRUPLES:
+                    return None
+                done.update(found)
+                continue
             sharper = {} if sharpen is None else sharpen(t, left)
             if not sharper:
                 return None
             split_maxima.update(sharper)
         cases.append((t, quads))
     return _Decided(properties, cards, known_max, known_below, threshold, theta, top, pencils,
-                    cases, split_maxima)  # fmt: skip
+                    cases, split_maxima, counted)  # fmt: skip
 
 
 def _build(decided: _Decided) -> dict[str, Any] | None:
@@ -922,12 +1018,22 @@ def _build(decided: _Decided) -> dict[str, Any] | None:
     one HiGHS refutes."""
     properties, cards, known_max = decided.properties, decided.cards, decided.known_max
     threshold, theta = decided.threshold, decided.theta
+    known = tuple(sorted(known_max.items()))
     middle: list[dict[str, Any]] = []
     for t, quads in decided.cases:
-        entries, left = _cover_middle(properties, cards, threshold, known_max, t, quads)
+        counted = decided.counted.get(t, {})
+        rest = [quad for quad in quads if quad not in counted]
+        entries, left = _cover_middle(properties, cards, threshold, known_max, t, rest)
         if left:
             return None
         middle += entries
+        by_kinds = {(_kinds(quad), found) for quad, found in counted.items()}
+        for kinds, found in sorted(by_kinds):  # the count of big classes, once per multiset
+            entry = _forced_refutation(properties, cards, threshold, known, t, kinds,
+                                       (found.part, found.most))  # fmt: skip
+            if entry is None:
+                return None
+            middle.append({**entry, "meeting": found.meeting})
     program = prove_max_bound(properties, cards, threshold, known_max, big=theta)
     if program is None:
         return None
@@ -977,7 +1083,9 @@ def split_upper_bound(
     with exhaustive bounds on the split maxima of the hyperplanes that stop the pencils
     (:func:`_sharpened_split`), computed only where the guide says they may prove one set
     fewer. Those bounds are read from and kept in ``store`` (:func:`split_maxima_job`), where
-    every other n, worker and later run finds them. Each step is decided by HiGHS's verdicts
+    every other n, worker and later run finds them. Then the same with those bounds and the
+    count of big classes for the quadruples the middle case leaves (:func:`_counted_split`).
+    Each step is decided by HiGHS's verdicts
     alone, and only the last one's record is built (its CP-SAT solves take the time; where
     CP-SAT does not decide a program HiGHS refutes, the step before is built instead). Returns
     (upper, None) when the split proves nothing below ``upper``.
@@ -1038,6 +1146,13 @@ def split_upper_bound(
         if step is None:
             break
         best, steps = best - 1, [*steps, step]
+    while guide is not None and best > lower and properties - 2 <= 3:
+        step = _counted_split(
+            properties, cards, best - 1, known_max, known_below, optima, guide, exhaustive
+        )
+        if step is None:
+            break
+        best, steps = best - 1, [*steps, step]
     for step in reversed(steps):
         record = _build(step)
         if record is not None:
@@ -1045,7 +1160,7 @@ def split_upper_bound(
     return upper, None
 
 
-SPLIT_VERSION = 6
+SPLIT_VERSION = 7
 """Bumped whenever :func:`split_upper_bound` changes what it proves: it names the checkpoints of
 :func:`split_bounds`, so a job interrupted under older code is started afresh."""
 
@@ -1057,7 +1172,7 @@ def split_job(properties: int, known_max: Mapping[int, int], known_below: Mappin
     Examples
     --------
     >>> split_job(3, {3: 1}, {}) == split_job(3, {3: 1}, {}), split_job(3, {3: 1}, {})[:9]
-    (True, 'split-v6/')
+    (True, 'split-v7/')
     """
     digest = job_digest([sorted(known_max.items()), sorted(known_below.items())])
     return f"split-v{SPLIT_VERSION}/P{properties}/{digest}"
@@ -1072,7 +1187,7 @@ def split_jobs(
     Examples
     --------
     >>> [job.rsplit("/", 1)[0] for job in split_jobs(4, {3: 1}, {})]  # and the tables' digests
-    ['split-v6/P4', 'split-maxima-v2/AG(3,3)']
+    ['split-v7/P4', 'split-maxima-v2/AG(3,3)']
     """
     below = slice_maxima(properties - 1, dict(known_below))
     return split_job(properties, known_max, known_below), split_maxima_job(properties - 2, below)
@@ -1304,6 +1419,49 @@ def _sharpened_split(
     return None
 
 
+def _counted_split(
+    properties: int,
+    cards: int,
+    target: int,
+    known_max: dict[int, int],
+    known_below: dict[int, int],
+    optima: _Optima,
+    guide: Mapping[tuple[int, int, int], int],
+    exhaustive: dict[tuple[int, int, int], int],
+) -> _Decided | None:
+    """The split HiGHS's verdicts close for M(n) <= target with the split maxima bounded so
+    far (``exhaustive``, none added) and the count of big classes for the quadruples the middle
+    case leaves (:func:`_count_refutation`), or None: at the first top whose pencils stay at
+    most the target."""
+    theta = optima.largest_below(target + 1)
+    if theta is None:
+        return None
+    most, most_below = _tables_for(properties, known_max, known_below)
+    base = _tables(properties, cards, most, most_below)[3]
+    useful = {split: v for split, v in exhaustive.items() if v < base[split]}
+    table = split_table(properties - 2, useful) if useful else None
+    known, below = tuple(sorted(known_max.items())), tuple(sorted(known_below.items()))
+
+    def count(t: int, quads: list[tuple[tuple[int, int, int], ...]]) -> dict:
+        # a program forces the types, not which class is the row: one per multiset
+        found = {}
+        for quad in quads:
+            kinds = tuple(tuple(kind) for kind in _kinds(quad))
+            refuted = _count_refutation(properties, cards, target + 1, known, below, t, kinds)
+            if refuted is None:
+                return {}
+            found[quad] = refuted
+        return found
+
+    for top in _hopeful_tops(properties, cards, target, known_max, known_below, optima, guide):
+        pencils = two_big_hyperplanes(properties, cards, top, most, most_below, floor=target,
+                                      cutoff=target, split_most=table)  # fmt: skip
+        if pencils[0] <= target:
+            return _decide(properties, cards, target + 1, known_max, known_below, theta,
+                           pencils, top, dict(useful), count=count)  # fmt: skip
+    return None
+
+
 SPLIT_MAXIMA_VERSION = 2
 """Bumped whenever :func:`~setlab.extremal.splitmax.split_maximum_bound` changes what it
 returns: it names the split maxima kept in a store (:func:`split_maxima_job`)."""
@@ -1515,13 +1673,14 @@ def _forced_infeasible(
     t: int,
     forced: tuple[tuple[int, int, int], ...],
     relaxed: bool,
+    count: tuple[int, int] | None = None,
 ) -> bool:
     """Whether HiGHS finds the middle case's program at t with ``forced`` class types
     (:func:`cover_middle_case`) infeasible, or its LP relaxation if ``relaxed``; ``known`` is
-    ``known_max`` as sorted items."""
+    ``known_max`` as sorted items; ``count``: the row of the count of big classes, if any."""
     ceiling = max(max(kind) for kind in forced)
     program = slice_program(properties, cards, threshold, degree_bound(properties, cards),
-                            dict(known), None, t, forced_types(forced), ceiling)  # fmt: skip
+                            dict(known), None, t, forced_types(forced), ceiling, count)  # fmt: skip
     return solve_highs(program, relaxed=relaxed)[0] == "infeasible"
 
 
@@ -1533,14 +1692,107 @@ def _forced_refutation(
     known: tuple[tuple[int, int], ...],
     t: int,
     forced: tuple[tuple[int, int, int], ...],
+    count: tuple[int, int] | None = None,
 ) -> dict[str, Any] | None:
     """:func:`~setlab.extremal.bounds.prove_max_bound`'s record refuting the middle case at t
-    with ``forced`` class types, or None. No hyperplane of S is larger than row 0, the largest
-    part of the forced types: that is the ceiling. Callers copy the record before keeping it."""
+    with ``forced`` class types (and the row ``count``, if given), or None. No hyperplane of S
+    is larger than row 0, the largest part of the forced types: that is the ceiling. Callers
+    copy the record before keeping it."""
     ceiling = max(max(kind) for kind in forced)
-    return prove_max_bound(
-        properties, cards, threshold, dict(known), big=t, forced=forced, ceiling=ceiling
-    )
+    return prove_max_bound(properties, cards, threshold, dict(known), big=t, forced=forced,
+                           ceiling=ceiling, count=count)  # fmt: skip
+
+
+# The count of big classes. Where a quadruple's program stays feasible, it may still need many
+# classes whose largest hyperplane is nearly row 0's c cards: with the row "at most k - 1
+# classes have a part of h or more" it is infeasible. Any two such classes meet in sigma cards
+# or more (meeting_bound), and k hyperplanes of h..c cards, every two meeting in sigma, may fit
+# in no n cards at all (arrangements.arrangement_certificate). Then the quadruple is refuted.
+
+
+@dataclass(frozen=True)
+class _Count:
+    """A quadruple refuted by the count of big classes: its program with the row "at most
+    ``most`` classes have a part of ``part`` or more" is infeasible, the largest hyperplanes of
+    two such classes meet in ``meeting`` cards or more, and ``most`` + 1 such hyperplanes fit
+    in no n cards."""
+
+    part: int
+    most: int
+    meeting: int
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _meeting(
+    properties: int,
+    cards: int,
+    value: int,
+    low: int,
+    ceiling: int,
+    known: tuple[tuple[int, int], ...],
+    known_below: tuple[tuple[int, int], ...],
+) -> int:
+    """:func:`meeting_bound` on the proven tables (no split maxima), and where no two such
+    classes exist one more than a cell holds: then no two hyperplanes meet in that many."""
+    most, most_below = _tables_for(properties, dict(known), dict(known_below))
+    found = meeting_bound(properties, cards, value, low, ceiling, most, most_below)
+    return deck_size(properties - 2) + 1 if found is None else found
+
+
+def _left_by_programs(
+    properties: int,
+    cards: int,
+    threshold: int,
+    known_max: dict[int, int],
+    t: int,
+    quads: Sequence[tuple[tuple[int, int, int], ...]],
+) -> int:
+    """How many of ``quads`` neither their own program nor their (row, column) pair's refutes
+    (by HiGHS's verdicts; at least the quadruples the walk of :func:`_cover_middle` leaves
+    over all its pairs)."""
+    known = tuple(sorted(known_max.items()))
+
+    def refuted(forced: tuple[tuple[int, int, int], ...]) -> bool:
+        return any(_forced_infeasible(properties, cards, threshold, known, t, forced, relaxed)
+                   for relaxed in (True, False))  # fmt: skip
+
+    pairs = {quad: tuple(sorted(quad[:2], reverse=True)) for quad in quads}
+    return sum(1 for quad in quads if not refuted(pairs[quad]) and not refuted(quad))
+
+
+def _count_refutation(
+    properties: int,
+    cards: int,
+    threshold: int,
+    known: tuple[tuple[int, int], ...],
+    known_below: tuple[tuple[int, int], ...],
+    t: int,
+    quad: tuple[tuple[int, int, int], ...],
+) -> _Count | None:
+    """The count of big classes refuting ``quad``'s program at t by HiGHS's verdicts, or None.
+
+    At each level h = c, c - 1, ... (:data:`COUNT_LEVELS`; c is row 0's cards, no hyperplane
+    of S holds more) the fewest hyperplanes of h..c cards, every two meeting in the level's
+    meeting bound, that fit in no n cards (at most :data:`COUNT_CLASSES`) give the row "at
+    most one fewer classes have a part of h or more", valid for every S of the case. A level
+    whose program with that row has an infeasible LP relaxation is taken first (its
+    certificate is one set of multipliers; at n = 148 of AG(5,3) the programs of the fewest
+    classes the program needs stayed LP-feasible, and one had no branching certificate within
+    20,000 nodes), then one whose integer program is infeasible."""
+    ceiling = max(max(kind) for kind in quad)
+    rows = []
+    for part in range(ceiling, ceiling - COUNT_LEVELS, -1):
+        meeting = _meeting(properties, cards, threshold - 1, part, ceiling, known, known_below)
+        crowd = next((k for k in range(2, COUNT_CLASSES + 1) if arrangement_certificate(
+            properties, k, part, ceiling, meeting, cards) is not None), None)  # fmt: skip
+        if crowd is not None:
+            rows.append(_Count(part, crowd - 1, meeting))
+    for relaxed in (True, False):
+        for row in rows:
+            count = (row.part, row.most)
+            if _forced_infeasible(properties, cards, threshold, known, t, quad, relaxed, count):
+                return row
+    return None
 
 
 def _kinds(types: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
@@ -1599,12 +1851,39 @@ def covers(
     return all(have[t] >= k for t, k in need.items())
 
 
+def _verify_count(
+    entry: dict[str, Any],
+    properties: int,
+    cards: int,
+    bound: int,
+    most: Sequence[int],
+    most_below: Sequence[int],
+    table: np.ndarray | None,
+) -> bool:
+    """Whether a middle entry's count of big classes holds, or it has none: the meeting bound
+    found again (with the split maxima: at least the entry's) and the arrangements of one more
+    class than its row allows refuted again (:func:`_count_refutation`)."""
+    if entry.get("count") is None:
+        return True
+    part, allowed = (int(v) for v in entry["count"])
+    ceiling, meeting = entry.get("ceiling"), entry.get("meeting")
+    if not isinstance(ceiling, int) or not isinstance(meeting, int):
+        return False
+    found = meeting_bound(properties, cards, bound, part, ceiling, most, most_below, table)
+    if found is not None and found < meeting:
+        return False
+    certificate = arrangement_certificate(properties, allowed + 1, part, ceiling, meeting, cards)
+    return certificate is not None
+
+
 def verify_split_bound(record: dict[str, Any]) -> bool:
     """Re-check a record of :func:`prove_split_bound` or :func:`split_upper_bound`: the
     programs by the other solver on the same models (:func:`~setlab.extremal.bounds.
     verify_max_bound` with their theta and forced types), the pencils above the pencil theta by
     running :func:`two_big_hyperplanes` again, and for each t of the middle case (between the
-    two thetas) every quadruple of :func:`middle_types` covered by a program of that t.
+    two thetas) every quadruple of :func:`middle_types` covered by a program of that t; where
+    a program has a count of big classes, its meeting bound found again and its arrangements
+    refuted again.
 
     Examples
     --------
@@ -1643,10 +1922,10 @@ def verify_split_bound(record: dict[str, Any]) -> bool:
             and entry.get("claim") == claim
             and entry.get("known_max") == program["known_max"]
             and int(entry["cards"]) == cards
-            and verify_max_bound(
-                entry, big=t, forced=entry.get("forced") or [], ceiling=entry.get("ceiling")
-            )
-        ):
+            and verify_max_bound(entry, big=t, forced=entry.get("forced") or [],
+                                 ceiling=entry.get("ceiling"), count=entry.get("count"))
+            and _verify_count(entry, properties, cards, bound, most, most_below, table)
+        ):  # fmt: skip
             return False
     for t in range(theta + 1, top + 1):
         refuted: dict[tuple[tuple[int, ...], ...], float] = {}  # forced types: highest ceiling

@@ -39,6 +39,9 @@ Class type t = (a >= b >= c): the sizes of S in its three hyperplanes; x_t class
            given types: x_t >= the number of classes of type t required; a required type left
            out above has the row 0 >= k, which no point satisfies. With a "ceiling" no class
            has a hyperplane above it: the types with a > ceiling are left out.
+  (big classes) for the split's count of big classes, with "count" [h, k]: the configurations in
+           which at most k classes have a part of h or more (the row "big_classes": the sum of
+           x_t over the types with a >= h is at most k).
 
 All variables are integers. A max value V is proven by refuting low = V+1, high = the degree
 bound; a min value v by refuting low = 0, high = v-1.
@@ -84,14 +87,16 @@ def _across(a: int, b: int, d: int, f: int) -> tuple[int, int]:
 
 def program(p: int, n: int, low: int, high: int, most: dict, least: dict,
             big: int | None = None, forced: list | None = None,
-            ceiling: int | None = None) -> tuple[dict, dict]:  # fmt: skip
+            ceiling: int | None = None,
+            count: list | None = None) -> tuple[dict, dict]:  # fmt: skip
     """The program: (bounds {variable: [lo, hi]}, rows {name: (coefficients, sense, rhs)}).
 
     ``most[k]``/``least[k]`` are cited M_{P-1}(k)/m_{P-1}(k) (absent: nothing cited). With
     ``big`` = theta, the row "big": at most one class has a hyperplane holding more than theta
     points (sum of x_t over the types t = (a, b, c) with a > theta is at most 1). With
     ``forced`` (types, one per class), the rows "forced_a_b_c": x_t >= how often t is forced.
-    With ``ceiling``, no type with a > ceiling.
+    With ``ceiling``, no type with a > ceiling. With ``count`` = [h, k], the row "big_classes":
+    at most k classes have a part of h or more.
     """
     f, c, k1, k2 = 3 ** (p - 1), _classes(p, 0), _classes(p, 1), _classes(p, 2)
     top = [min(degree_bound(p - 1, k), most.get(k, 10**18)) for k in range(f + 1)]
@@ -99,7 +104,7 @@ def program(p: int, n: int, low: int, high: int, most: dict, least: dict,
         max(0, least.get(k, 0), _lines(p - 1) - k * (f - k) // 2 - top[f - k]) for k in range(f + 1)
     ]
     bounds = {"L": (low, high)}
-    count, square = {}, {}
+    classes, square = {}, {}
     cube = {"L": -6 * (k1 - k2)}
     in_hi, in_lo, out_hi, out_lo = {"L": -k1}, {"L": -k1}, {"L": -(c - k1)}, {"L": -(c - k1)}
     rows = {}
@@ -117,7 +122,7 @@ def program(p: int, n: int, low: int, high: int, most: dict, least: dict,
             tag = f"{a}_{b}_{d}"
             x = "x_" + tag
             bounds[x] = (0, c)
-            count[x], square[x], cube[x] = 1, a * a + b * b + d * d, a**3 + b**3 + d**3
+            classes[x], square[x], cube[x] = 1, a * a + b * b + d * d, a**3 + b**3 + d**3
             in_hi[x], in_lo[x], out_hi[x], out_lo[x] = inside_hi, inside_lo, across_hi, across_lo
             if hi_t < high or lo_t > low:
                 y = "y_" + tag
@@ -127,7 +132,7 @@ def program(p: int, n: int, low: int, high: int, most: dict, least: dict,
                     rows["cap_" + tag] = ({"L": 1, y: high - hi_t}, "<=", high)
                 if lo_t > low:
                     rows["floor_" + tag] = ({"L": 1, y: low - lo_t}, ">=", low)
-    rows["count"] = (count, "=", c)
+    rows["count"] = (classes, "=", c)
     rows["square"] = (square, "=", c * n + k1 * n * (n - 1))
     rows["cube"] = (cube, "=", c * n + 3 * k1 * n * (n - 1) + k2 * n * (n - 1) * (n - 2))
     rows["inside_high"] = (in_hi, ">=", 0)
@@ -135,7 +140,7 @@ def program(p: int, n: int, low: int, high: int, most: dict, least: dict,
     rows["across_high"] = (out_hi, ">=", 0)
     rows["across_low"] = (out_lo, "<=", 0)
     if big is not None:
-        over = {x: 1 for x in count if int(x.split("_")[1]) > big}
+        over = {x: 1 for x in classes if int(x.split("_")[1]) > big}
         if over:
             rows["big"] = (over, "<=", 1)
     for t in forced or []:
@@ -143,6 +148,10 @@ def program(p: int, n: int, low: int, high: int, most: dict, least: dict,
         x = "x_" + tag
         coefficients, _, times = rows.get("forced_" + tag, ({x: 1} if x in bounds else {}, 0, 0))
         rows["forced_" + tag] = (coefficients, ">=", times + 1)
+    if count is not None:
+        part, most = int(count[0]), int(count[1])
+        heavy = {x: 1 for x in bounds if x.startswith("x_") and int(x.split("_")[1]) >= part}
+        rows["big_classes"] = (heavy, "<=", most)
     return bounds, rows
 
 
@@ -203,6 +212,7 @@ def _tree(bounds: dict, rows: dict, root: dict) -> list[str]:
 def check_farkas(
     properties: int, cards: int, sense: str, bound: int, certificate: dict, cited: dict,
     big: int | None = None, forced: list | None = None, ceiling: int | None = None,
+    count: list | None = None,
 ) -> list[str]:  # fmt: skip
     """Errors found checking that ``certificate`` proves M(n) <= bound (sense "max") or
     m(n) >= bound ("min") in AG(P,3); an empty list means accepted.
@@ -212,8 +222,9 @@ def check_farkas(
     bound only for the configurations in which at most one class has a hyperplane of more than
     theta points, the first case of a split. A certificate saying "big" is refused otherwise.
     Likewise with ``forced`` (class types, one per class; the split's middle case) it must
-    refute the program with those classes present, and with ``ceiling`` the program without
-    hyperplanes above it, and say so.
+    refute the program with those classes present, with ``ceiling`` the program without
+    hyperplanes above it, and with ``count`` = [h, k] the program with at most k classes
+    having a part of h or more, and say so.
 
     >>> certificate = {"kind": "farkas", "multipliers": {"square": "1", "cube": "-1/10"}}
     >>> check_farkas(4, 10, "max", 12, certificate, {})  # 10 cards hold at most 12 sets
@@ -236,6 +247,8 @@ def check_farkas(
             return [f"{name}: the certificate forces {certificate.get('forced')}, not {forced}"]
         if certificate.get("ceiling") != ceiling:
             return [f"{name}: the ceiling {certificate.get('ceiling')} is not {ceiling}"]
+        if certificate.get("count") != (None if count is None else [int(v) for v in count]):
+            return [f"{name}: the count {certificate.get('count')} is not {count}"]
         return _check(properties, cards, sense, bound, certificate, cited, name)
     except (AttributeError, KeyError, TypeError, ValueError, ZeroDivisionError) as error:
         return [f"{name}: malformed certificate ({type(error).__name__}: {error})"]
@@ -261,6 +274,6 @@ def _check(p: int, n: int, sense: str, bound: int, certificate: dict, cited: dic
         return errors
     bounds, rows = program(
         p, n, low, high, most, least, certificate.get("big"), certificate.get("forced"),
-        certificate.get("ceiling"),
+        certificate.get("ceiling"), certificate.get("count"),
     )  # fmt: skip
     return errors + [f"{name}: {e}" for e in _tree(bounds, rows, certificate)]

@@ -49,6 +49,29 @@ forced rows; no column for a type above c) rules out every pattern whose four ty
 forced ones and whose row 0 is at most c. Every pattern of (3) past v, for every t in
 theta+1..top, must be ruled out so.
 
+The count of big classes. A program of (3) may stay feasible and yet need many classes with a
+big hyperplane: with the row "at most k - 1 classes have a part of h or more" (farkas_check.py's
+"big_classes", an entry's "count" [h, k - 1]) it is refuted. Two such classes f, g of S (parts
+in h..c, c the entry's ceiling, no hyperplane of S above it) form a pencil as in (2): rows f
+with row 0 its largest hyperplane, columns g likewise, diagonal classes with no hyperplane
+above c. Its bound is at least L > v, so some pattern of their types past v has cell 0 =
+|S ∩ H_f ∩ H_g|; the entry's "meeting" sigma must be at most the cell 0 of every such pattern
+(either class the rows), and then any two of the k classes' largest hyperplanes share sigma
+points of S or more. The certificate's "arrangements" must show that no k hyperplanes of
+different classes, each holding h..c points of S and every two sharing sigma, fit in n points:
+
+- Up to AGL(P,3) they are x_1 = 0, ..., x_r = 0 (r independent ones, mapped to the basis) and
+  k - r hyperplanes xi . x = e with xi supported on the first r coordinates (the other normals
+  lie in the span), first nonzero coordinate 1, not a unit vector, the normals distinct.
+- The signed permutations of the first r coordinates keep that form. Each listed arrangement
+  is checked to be of it; their orbits under that group must be distinct and their sizes
+  (|G| / |stabiliser|) must add up to the number of such forms, C(m, k - r) 3^(k - r) with m =
+  (3^r - 1)/2 - r the non-unit normals: then every arrangement is in the orbit of a listed one,
+  whose program is the same up to relabelling the points.
+- Each listed arrangement's program over the 3^P points (0 <= s_x <= 1; rows: the sum at most
+  n, each hyperplane at least h, then each at most c, then each pair at least sigma) is refuted
+  by integer multipliers y, of the rows' signs, with the positive part of y A summed below y b.
+
 M_{P-1}, M_{P-2}: the cited proven maxima, else the degree bound (a point of k lies on at most
 floor((k-1)/2) lines; and the complement identity with an empty complement).
 
@@ -459,6 +482,113 @@ def _check_split_maximum(d: int, entry: dict, below: list[int], group: np.ndarra
     return []
 
 
+def meeting_holds(
+    p: int, n: int, value: int, low: int, ceiling: int, meeting: int, most: list[int],
+    below: list[int], split: np.ndarray | None = None,
+) -> bool:  # fmt: skip
+    """Whether every pattern whose rows and columns have types of largest part in low..ceiling
+    (row 0 and column 0 those parts), whose diagonal classes have no hyperplane above
+    ``ceiling`` and whose bound exceeds ``value`` has cell 0 of ``meeting`` points or more.
+    A pattern and its transpose have the same bound and cell 0, so row margins >= columns."""
+    most_a, below_a = np.array(most, dtype=np.int64), np.array(below, dtype=np.int64)
+    margins = _margins(p, n, range(low, ceiling + 1), most_a, value)
+    for x, rows in enumerate(margins):
+        for cols in margins[: x + 1]:
+            cells, _ = _patterns(p, rows, cols, most_a, below_a, value, split)
+            sizes = cells[:, PLANE].sum(axis=2)
+            cells = cells[sizes[:, 6:].max(axis=1, initial=0) <= ceiling]
+            if len(cells) and int(cells[:, 0].min()) < meeting:
+                return False
+    return True
+
+
+def _signed_permutations(r: int) -> np.ndarray:
+    """(r! 2^r, r, r): every matrix permuting the r coordinates and negating some."""
+    out = []
+    for order in itertools.permutations(range(r)):
+        for signs in itertools.product((1, -1), repeat=r):
+            matrix = np.zeros((r, r), dtype=np.int64)
+            for i in range(r):
+                matrix[i, order[i]] = signs[i]
+            out.append(matrix)
+    return np.array(out)
+
+
+def _codes(normals: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Each hyperplane xi . x = e as the number 3 (xi in base 3) + e, with xi and e first
+    multiplied by the inverse of xi's first nonzero coordinate (the same hyperplane)."""
+    normals, offsets = normals % 3, offsets % 3
+    first = np.take_along_axis(normals, (normals != 0).argmax(axis=-1)[..., None], axis=-1)
+    normals, offsets = normals * first % 3, offsets * first[..., 0] % 3  # 1 * 1 = 2 * 2 = 1
+    digits = 3 ** np.arange(normals.shape[-1] - 1, -1, -1)
+    return 3 * (normals @ digits) + offsets
+
+
+def _arrangement_errors(p: int, entry: dict) -> list[str]:
+    """Errors of one "arrangements" certificate (the module docstring's count of big
+    classes): every listed arrangement refuted, the orbits complete."""
+    try:
+        k, low, high = int(entry["hyperplanes"]), int(entry["low"]), int(entry["high"])
+        meeting, n = int(entry["meeting"]), int(entry["cards"])
+        listed = entry["arrangements"]
+    except (KeyError, TypeError, ValueError):
+        return ["an arrangements certificate needs hyperplanes, low, high, meeting, cards"]
+    if entry.get("properties") != p or not 2 <= k <= (3**p - 1) // 2:
+        return [f"arrangements of {k} hyperplanes of AG({p},3) are not checked here"]
+    points = _points(p)
+    pairs = list(itertools.combinations(range(k), 2))
+    found: dict[int, dict[int, int]] = {}  # rank: least code of each orbit -> its size
+    for item in listed:
+        try:
+            planes = np.array(item["planes"], dtype=np.int64).reshape(k, p + 1)
+            y = np.array([int(v) for v in item["multipliers"]], dtype=np.int64)
+        except (KeyError, TypeError, ValueError, OverflowError):
+            return ["an arrangement needs k planes [xi..., e] and integer multipliers"]
+        normals, offsets = planes[:, :p] % 3, planes[:, p] % 3
+        r = 0
+        while r < k and planes[r].tolist() == [int(i == r) for i in range(p)] + [0]:
+            r += 1
+        added, rest = normals[r:, :r], normals[r:, r:]
+        units = (added != 0).sum(axis=1) == 1
+        if r == 0 or rest.any() or not added.any(axis=1).all() or units.any():
+            return [f"arrangement {planes.tolist()} is not of the basis form"]
+        codes = 3 * (added @ 3 ** np.arange(r - 1, -1, -1)) + offsets[r:]
+        if (_codes(added, offsets[r:]) != codes).any() or len(set((codes // 3).tolist())) < k - r:
+            return [f"arrangement {planes.tolist()} is not normalised or repeats a class"]
+        # the rows of the program, and the multipliers' check
+        inside = np.array([(points @ xi) % 3 == e for xi, e in zip(normals, offsets, strict=True)])
+        meets = [inside[i] & inside[j] for i, j in pairs]
+        rows = np.vstack([np.ones(len(points), bool), inside, inside, *meets]).astype(np.int64)
+        b = np.array([n] + [low] * k + [high] * k + [meeting] * len(pairs), dtype=np.int64)
+        sense = np.array([-1] + [1] * k + [-1] * k + [1] * len(pairs))
+        if len(y) != len(b) or (y * sense < 0).any() or np.abs(y).max(initial=0) > 10**9:
+            return [f"arrangement {planes.tolist()}: multipliers of the wrong sign or size"]
+        g = y @ rows
+        if not int(g[g > 0].sum()) < int(y @ b):
+            return [f"arrangement {planes.tolist()}: the multipliers reach no contradiction"]
+        # its orbit under the signed permutations of the first r coordinates
+        group = _signed_permutations(r)
+        moved = np.einsum("gij,hj->ghi", group, added)  # each map on each added normal
+        images = np.sort(_codes(moved, np.broadcast_to(offsets[r:], moved.shape[:2])), axis=1)
+        mine = np.sort(codes)
+        width = 3 ** (r + 1)
+        keys = images @ width ** np.arange(k - r - 1, -1, -1)
+        least, stabiliser = int(keys.min()), int((images == mine).all(axis=1).sum())
+        orbits = found.setdefault(r, {})
+        if least in orbits:
+            return [f"arrangement {planes.tolist()} lies in the orbit of another"]
+        orbits[least] = len(group) // stabiliser
+    for r in range(1, min(k, p) + 1):
+        classes = (3**r - 1) // 2
+        if classes < k:
+            continue
+        total = comb(classes - r, k - r) * 3 ** (k - r)
+        if sum(found.get(r, {}).values()) != total:
+            return [f"the arrangements of rank {r} cover {sum(found.get(r, {}).values())} of "
+                    f"the {total} forms"]  # fmt: skip
+    return []
+
+
 def _load_farkas():
     """farkas_check.py beside this file (its program checker and degree bound), or None."""
     path = Path(__file__).with_name("farkas_check.py")
@@ -484,14 +614,49 @@ def _covers(forced: list, ceiling: int | None, quad: tuple) -> bool:
     return True
 
 
+_ARRANGEMENT = ("hyperplanes", "low", "high", "meeting")
+
+
+def _count_errors(p: int, n: int, value: int, middle: list, arrangements: list, most: list,
+                  below: list, split: np.ndarray | None) -> list[str]:  # fmt: skip
+    """Errors of the middle entries with a count of big classes: each one's meeting bound
+    (:func:`meeting_holds`) and the arrangements of one more class than its count allows."""
+    errors, checked, met = [], {}, {}
+    for entry in middle:
+        if entry.get("count") is None:
+            continue
+        try:
+            (part, allowed), ceiling = (int(v) for v in entry["count"]), int(entry["ceiling"])
+            meeting = int(entry["meeting"])
+        except (KeyError, TypeError, ValueError):
+            errors.append(f"a count needs [h, k], an integer ceiling and meeting: {entry}")
+            continue
+        key = (allowed + 1, part, ceiling, meeting)
+        if key[1:] not in met:
+            met[key[1:]] = meeting_holds(p, n, value, part, ceiling, meeting, most, below, split)
+        if not met[key[1:]]:
+            errors.append(f"two classes with parts {part}..{ceiling} may meet in fewer than "
+                          f"{meeting} points")  # fmt: skip
+        if key not in checked:
+            same = [a for a in arrangements if isinstance(a, dict) and a.get("cards") == n
+                    and tuple(a.get(name) for name in _ARRANGEMENT) == key]  # fmt: skip
+            checked[key] = (_arrangement_errors(p, same[0]) if same else
+                            [f"no arrangements certificate for {key[0]} hyperplanes of "
+                             f"{part}..{ceiling} points meeting in {meeting}"])  # fmt: skip
+        errors += checked[key]
+    return errors
+
+
 def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> list[str]:
     """Errors checking that ``certificate`` proves M_P(n) <= value by the split (empty: ok).
 
     ``certificate`` = {"theta": theta, "program": a certificate for farkas_check with "big"
     theta, "pencil": {"theta": top}, "middle": [certificates with "big" t and "forced"
-    types], "split_maxima": [{"split", "bound", "orbits"}]} (no "pencil" theta: top = theta,
-    no middle case; no split maxima: none used); ``cited`` maps (P', k, "max") to proven values
-    (P' = P - 1, P - 2 are used).
+    types, some with a "count" [h, k - 1] and a "meeting" sigma], "split_maxima": [{"split",
+    "bound", "orbits"}], "arrangements": [{"hyperplanes": k, "low": h, "high": c, "meeting":
+    sigma, "cards": n, "arrangements": [...]}]} (no "pencil" theta: top = theta, no middle
+    case; no split maxima or arrangements: none used); ``cited`` maps (P', k, "max") to proven
+    values (P' = P - 1, P - 2 are used).
     """
     name = f"max({p},{n}) = {value}"
     theta = certificate.get("theta") if isinstance(certificate, dict) else None
@@ -518,9 +683,8 @@ def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> l
             errors.append(f"{name}: a middle case's t must lie in {theta + 1}..{top}")
             continue
         types, ceiling = entry.get("forced") or [], entry.get("ceiling")
-        errors += farkas.check_farkas(
-            p, n, "max", value, entry, cited, big=t, forced=types, ceiling=ceiling
-        )
+        errors += farkas.check_farkas(p, n, "max", value, entry, cited, big=t, forced=types,
+                                      ceiling=ceiling, count=entry.get("count"))  # fmt: skip
         if ceiling is not None and not isinstance(ceiling, int):
             errors.append(f"{name}: a ceiling must be an integer")
         forced.setdefault(t, []).append((types, ceiling))
@@ -544,6 +708,8 @@ def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> l
                     split[order] = min(split[order], entry["bound"])
     if errors:
         return errors
+    errors += _count_errors(p, n, value, middle, certificate.get("arrangements") or [], most,
+                            below, split)  # fmt: skip
     for t in range(theta + 1, top + 1):
         for quad in sorted(middle_quadruples(p, n, t, most, below, value, split)):
             if not any(_covers(f, ceiling, quad) for f, ceiling in forced.get(t, [])):

@@ -1,0 +1,239 @@
+"""Arrangements of big hyperplanes: k hyperplanes that hold many of n cards and meet in many.
+
+The problem. Given k hyperplanes H_1, ..., H_k of AG(P,3), from k different parallel classes,
+is there a set S of n points with low <= |S ∩ H_i| <= high for each i and |S ∩ H_i ∩ H_j| >=
+sigma for each pair? The split's count of big classes (:func:`setlab.extremal.split.
+meeting_bound`) needs the answer "no" for every such arrangement: then no configuration has k
+classes whose largest hyperplanes are that big.
+
+Up to AGL(P,3) the arrangements are few. Let r be the rank of the k hyperplanes' normals and
+take r of them that are independent: an affine map sends those to x_1 = 0, ..., x_r = 0, and
+then every other normal lies in the span of e_1, ..., e_r (its last P - r coordinates are 0),
+with any offset. So an arrangement is the basis x_1 = 0, ..., x_r = 0 plus k - r hyperplanes
+xi . x = c with xi in F_3^r (the first nonzero coordinate 1, xi not a unit vector, the k - r
+normals distinct). The maps that permute the r coordinates and negate some of them keep the
+basis, so of the arrangements added to it only one per orbit of that group of r! 2^r maps is
+kept: the one whose hyperplanes, written as sorted indices, are the least of the orbit
+(:func:`arrangements`).
+
+For each arrangement the linear program over the 3^P points (0 <= s_x <= 1, the sum at most
+n, the k + k + k(k-1)/2 rows above) has no solution, and integer multipliers y prove it
+(Farkas' lemma): y >= 0 on the rows "at least", y <= 0 on the rows "at most", and with g =
+sum_r y_r a_r (a_r the row's 0/1 vector over the points) and b = sum_r y_r b_r, the most
+g . s can reach over the box, the sum of the positive g_x, is below b. A set S would give
+g . 1_S >= b. :func:`arrangement_certificate` lists the arrangements with their multipliers;
+the standalone checker (``split_check.py``) lists the orbits itself and checks each.
+
+References
+----------
+J. Farkas, "Theorie der einfachen Ungleichungen", J. Reine Angew. Math. 124 (1902).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+from scipy.optimize import linprog
+
+from setlab.cards import deck_size
+from setlab.errors import SetlabError
+
+__all__ = ["arrangement_certificate", "arrangement_rows", "arrangements", "check_arrangement"]
+
+_CHUNK = 1 << 22
+"""Most numbers one step of the orbit test holds (maps x arrangements x hyperplanes)."""
+
+_SCALES = (1, 2, 6, 12, 60, 420, 2520, 10**4, 10**6)
+"""Denominators tried when the float multipliers are rounded to integers."""
+
+
+def _normals(rank: int) -> list[tuple[int, ...]]:
+    """The normals of F_3^rank with first nonzero coordinate 1, in lexicographic order."""
+    return [xi for xi in itertools.product(range(3), repeat=rank)
+            if any(xi) and xi[next(i for i, v in enumerate(xi) if v)] == 1]  # fmt: skip
+
+
+def _normal_form(xi: tuple[int, ...], c: int) -> tuple[tuple[int, ...], int]:
+    """The hyperplane xi . x = c written with its first nonzero coordinate 1 (times 2 if not)."""
+    if xi[next(i for i, v in enumerate(xi) if v)] == 2:
+        return tuple(2 * v % 3 for v in xi), 2 * c % 3
+    return xi, c
+
+
+@functools.cache
+def _added(rank: int) -> tuple[list[tuple[tuple[int, ...], int]], np.ndarray]:
+    """The hyperplanes that may join the basis x_1 = 0, ..., x_rank = 0 (normal not a unit
+    vector, any offset; index 3 * class + offset) and the image of each under each signed
+    permutation of the rank coordinates, (maps, hyperplanes) as indices."""
+    units = {tuple(int(i == j) for j in range(rank)) for i in range(rank)}
+    classes = [xi for xi in _normals(rank) if xi not in units]
+    added = [(xi, c) for xi in classes for c in range(3)]
+    index = {h: i for i, h in enumerate(added)}
+    images = [
+        [index[_normal_form(tuple(sign[i] * xi[order[i]] % 3 for i in range(rank)), c)]
+         for xi, c in added]
+        for order in itertools.permutations(range(rank))
+        for sign in itertools.product((1, 2), repeat=rank)
+    ]  # fmt: skip
+    maps = math.factorial(rank) * 2**rank
+    return added, np.array(images, dtype=np.int64).reshape(maps, len(added))
+
+
+def arrangements(properties: int, k: int) -> Iterator[list[tuple[tuple[int, ...], int]]]:
+    """Every arrangement of k hyperplanes of AG(P,3) from different classes, up to AGL(P,3):
+    one per orbit of the basis's signed permutations (module docstring), each a list of (xi, c)
+    for the hyperplane xi . x = c.
+
+    Examples
+    --------
+    Two hyperplanes from different classes are one arrangement; three are three: normals
+    independent, or x_1 = 0, x_2 = 0 and x_1 + x_2 = c, through their common line (c = 0) or
+    not (c = 1 and 2 are one orbit: negate both coordinates).
+
+    >>> [len(list(arrangements(3, k))) for k in (1, 2, 3)]
+    [1, 1, 3]
+    >>> list(arrangements(3, 2))
+    [[((1, 0, 0), 0), ((0, 1, 0), 0)]]
+    """
+    if not 1 <= k <= (deck_size(properties) - 1) // 2:
+        raise SetlabError(f"AG({properties},3) has {(deck_size(properties) - 1) // 2} classes")
+    for rank in range(1, min(k, properties) + 1):
+        if (3**rank - 1) // 2 < k:  # rank independent normals span (3^rank - 1) / 2 classes
+            continue
+        basis = [(tuple(int(i == j) for j in range(properties)), 0) for i in range(rank)]
+        pad = (0,) * (properties - rank)
+        added, images = _added(rank)
+        for chosen in _orbit_least(len(added) // 3, k - rank, images):
+            yield basis + [(added[i][0] + pad, added[i][1]) for i in chosen.tolist()]
+
+
+def _orbit_least(classes: int, m: int, images: np.ndarray) -> Iterator[np.ndarray]:
+    """The sets of m added hyperplanes from distinct classes (sorted indices) that are the
+    least of their orbit under the maps ``images``: each set and its images are read as m
+    digits in base 3 * classes, and a set is kept when no image reads less."""
+    if m == 0:
+        yield np.zeros(0, dtype=np.int64)
+        return
+    offsets = np.array(list(itertools.product(range(3), repeat=m)), dtype=np.int64)
+    base = 3 * classes
+    weights = base ** np.arange(m - 1, -1, -1, dtype=np.int64)
+    step = max(1, _CHUNK // (len(images) * m * len(offsets)))
+    combos = itertools.combinations(range(classes), m)
+    while chunk := list(itertools.islice(combos, step)):
+        # class c with offset o is hyperplane 3c + o: ascending classes give sorted indices
+        sets = (3 * np.array(chunk, dtype=np.int64)[:, None, :] + offsets[None]).reshape(-1, m)
+        mapped = np.sort(images[:, sets], axis=2) @ weights  # (maps, sets)
+        least = mapped.min(axis=0) == sets @ weights
+        yield from sets[least]
+
+
+def arrangement_rows(
+    properties: int, hyperplanes: list[tuple[tuple[int, ...], int]], low: int, high: int,
+    meeting: int, cards: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """The linear program of one arrangement over the points of AG(P,3): (A, b, sense) with
+    rows the sum (at most ``cards``), each hyperplane at least ``low`` and then at most
+    ``high``, and each pair of them (in :func:`itertools.combinations` order) at least
+    ``meeting``; sense +1 for "at least", -1 for "at most".
+
+    Examples
+    --------
+    >>> a, b, sense = arrangement_rows(2, [((1, 0), 0), ((0, 1), 0)], 2, 3, 1, 5)
+    >>> a.shape, b.tolist(), sense.tolist()
+    ((6, 9), [5, 2, 2, 3, 3, 1], [-1, 1, 1, -1, -1, 1])
+    """
+    points = np.array(list(itertools.product(range(3), repeat=properties)), dtype=np.int64)
+    inside = np.array([(points @ np.array(xi)) % 3 == c for xi, c in hyperplanes], dtype=np.int64)
+    pairs = [inside[i] & inside[j] for i, j in itertools.combinations(range(len(inside)), 2)]
+    a = np.vstack([np.ones((1, len(points)), np.int64), inside, inside, *pairs]).reshape(
+        -1, len(points)
+    )
+    k = len(hyperplanes)
+    b = np.array([cards] + [low] * k + [high] * k + [meeting] * len(pairs), dtype=np.int64)
+    sense = np.array([-1] + [1] * k + [-1] * k + [1] * len(pairs), dtype=np.int64)
+    return a, b, sense
+
+
+def check_arrangement(a: np.ndarray, b: np.ndarray, sense: np.ndarray, y: list[int]) -> bool:
+    """Whether the integer multipliers y refute the program (A, b, sense) over 0 <= s <= 1:
+    each y_r of its row's sense (or 0), and the positive part of y A summed below y b.
+
+    Examples
+    --------
+    Five points cannot put three in each of two disjoint lines (rows 1 and 2 at least 3):
+
+    >>> a, b, sense = arrangement_rows(2, [((1, 0), 0), ((1, 0), 1)], 3, 3, 0, 5)
+    >>> check_arrangement(a, b, sense, [-1, 1, 1, 0, 0, 0])
+    True
+    >>> check_arrangement(a, b, sense, [1, 1, 1, 0, 0, 0])  # a wrong sign
+    False
+    """
+    y_arr = np.array([int(v) for v in y], dtype=object)
+    if len(y_arr) != len(b) or any(v * s < 0 for v, s in zip(y_arr, sense.tolist(), strict=True)):
+        return False
+    g = y_arr @ a.astype(object)
+    return sum(v for v in g if v > 0) < int(y_arr @ b.astype(object))
+
+
+def _multipliers(a: np.ndarray, b: np.ndarray, sense: np.ndarray) -> list[int] | None:
+    """Integer multipliers refuting the program, or None where its LP has a solution.
+
+    HiGHS solves for real y (of the rows' signs) and z >= 0 with z >= y A, y b - sum z >= 1,
+    the least sum of |y|; y is then rounded with a few denominators and checked exactly."""
+    rows, width = a.shape
+    cost = np.concatenate([sense.astype(float), np.zeros(width)])  # sum |y|
+    upper = np.hstack([a.T, -np.eye(width)])  # y A - z <= 0
+    gap = np.concatenate([-b.astype(float), np.ones(width)])[None, :]  # sum z - y b <= -1
+    bounds = [(0, None) if s > 0 else (None, 0) for s in sense] + [(0, None)] * width
+    limits = np.concatenate([np.zeros(width), [-1]])
+    found = linprog(cost, A_ub=np.vstack([upper, gap]), b_ub=limits, bounds=bounds, method="highs")
+    if found.status != 0:
+        return None
+    ray = found.x[:rows]
+    for scale in _SCALES:
+        rounded = np.rint(ray * scale).astype(np.int64).tolist()
+        y = [v if v * s >= 0 else 0 for v, s in zip(rounded, sense.tolist(), strict=True)]
+        if check_arrangement(a, b, sense, y):
+            divisor = math.gcd(*y) or 1
+            return [v // divisor for v in y]
+    return None
+
+
+@functools.cache
+def arrangement_certificate(
+    properties: int, k: int, low: int, high: int, meeting: int, cards: int
+) -> dict[str, Any] | None:
+    """A certificate that no n cards of AG(P,3) meet k hyperplanes of different classes in
+    ``low`` to ``high`` cards each and every two of them in ``meeting`` or more, or None when
+    the linear program of some arrangement has a solution (module docstring).
+
+    Returns
+    -------
+    dict or None
+        ``{"properties", "hyperplanes": k, "low", "high", "meeting", "cards", "arrangements":
+        [{"planes": [[xi..., c], ...], "multipliers": [...]}, ...]}``, the multipliers in the
+        order of :func:`arrangement_rows`. Cached: callers must not change it.
+
+    Examples
+    --------
+    Two full lines of AG(2,3) from different classes hold 5 points; with 4 there is none.
+
+    >>> found = arrangement_certificate(2, 2, 3, 3, 1, 4)
+    >>> found["arrangements"][0]["planes"], found["arrangements"][0]["multipliers"]
+    ([[1, 0, 0], [0, 1, 0]], [-1, 1, 1, 0, 0, 0])
+    >>> arrangement_certificate(2, 2, 3, 3, 1, 5) is None
+    True
+    """
+    found = []
+    for hyperplanes in arrangements(properties, k):
+        y = _multipliers(*arrangement_rows(properties, hyperplanes, low, high, meeting, cards))
+        if y is None:
+            return None
+        found.append({"planes": [[*xi, c] for xi, c in hyperplanes], "multipliers": y})
+    return {"properties": properties, "hyperplanes": k, "low": low, "high": high,
+            "meeting": meeting, "cards": cards, "arrangements": found}  # fmt: skip
