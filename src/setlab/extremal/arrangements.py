@@ -42,6 +42,7 @@ from scipy.optimize import linprog
 
 from setlab.cards import deck_size
 from setlab.errors import SetlabError
+from setlab.geometry import digits
 
 __all__ = ["arrangement_certificate", "arrangement_rows", "arrangements", "check_arrangement"]
 
@@ -147,7 +148,7 @@ def arrangement_rows(
     >>> a.shape, b.tolist(), sense.tolist()
     ((6, 9), [5, 2, 2, 3, 3, 1], [-1, 1, 1, -1, -1, 1])
     """
-    points = np.array(list(itertools.product(range(3), repeat=properties)), dtype=np.int64)
+    points = digits(properties).astype(np.int64)
     inside = np.array([(points @ np.array(xi)) % 3 == c for xi, c in hyperplanes], dtype=np.int64)
     pairs = [inside[i] & inside[j] for i, j in itertools.combinations(range(len(inside)), 2)]
     a = np.vstack([np.ones((1, len(points)), np.int64), inside, inside, *pairs]).reshape(
