@@ -124,9 +124,11 @@ eight some 20 times as many."""
 COUNT_LEVELS = 3
 """Levels h = c, c - 1, ... the count of big classes tries per quadruple (c: row 0's cards)."""
 
-COUNT_QUADRUPLES = 40
-"""Most quadruples the count of big classes takes on at one t of the middle case (n = 150 of
-AG(5,3) leaves 155 at 2545, n = 149 leaves 119 at 2505)."""
+COUNT_PROGRAMS = 60
+"""Most programs the count of big classes refutes for one threshold of the split, over all t
+(each its own certificate): a pair of row and column types counts once for all its quadruples.
+n = 149 of AG(5,3) needs 4 programs for 2506, 48 for 2505 and some 110 for 2504 (the walk and
+the count take 200 to 770 s a threshold there); n = 150 needs 26 for 2545."""
 
 VERDICT_SECONDS = 1.0
 """HiGHS's time for a feasibility verdict of :meth:`_Optima.below` before it optimizes instead
@@ -995,11 +997,9 @@ def _decide(
             if not left:
                 break
             if count is not None:  # the walk stops at the first pair left: count, walk on
-                if not done and _left_by_programs(properties, cards, threshold, known_max, t,
-                                                  quads) > COUNT_QUADRUPLES:  # fmt: skip
-                    return None  # too many to count: not one is tried
                 found = count(t, left)
-                if not found or len(done) + len(found) > COUNT_QUADRUPLES:
+                programs = {row for rows in counted.values() for row in rows.values()}
+                if not found or len(programs | set(found.values())) > COUNT_PROGRAMS:
                     return None
                 done.update(found)
                 continue
@@ -1027,9 +1027,8 @@ def _build(decided: _Decided) -> dict[str, Any] | None:
         if left:
             return None
         middle += entries
-        by_kinds = {(_kinds(quad), found) for quad, found in counted.items()}
-        for kinds, found in sorted(by_kinds):  # the count of big classes, once per multiset
-            entry = _forced_refutation(properties, cards, threshold, known, t, kinds,
+        for found in sorted(set(counted.values())):  # the count of big classes, once each
+            entry = _forced_refutation(properties, cards, threshold, known, t, found.forced,
                                        (found.part, found.most))  # fmt: skip
             if entry is None:
                 return None
@@ -1160,7 +1159,7 @@ def split_upper_bound(
     return upper, None
 
 
-SPLIT_VERSION = 7
+SPLIT_VERSION = 8
 """Bumped whenever :func:`split_upper_bound` changes what it proves: it names the checkpoints of
 :func:`split_bounds`, so a job interrupted under older code is started afresh."""
 
@@ -1443,15 +1442,19 @@ def _counted_split(
     known, below = tuple(sorted(known_max.items())), tuple(sorted(known_below.items()))
 
     def count(t: int, quads: list[tuple[tuple[int, int, int], ...]]) -> dict:
-        # a program forces the types, not which class is the row: one per multiset
-        found = {}
-        for quad in quads:
-            kinds = tuple(tuple(kind) for kind in _kinds(quad))
-            refuted = _count_refutation(properties, cards, target + 1, known, below, t, kinds)
-            if refuted is None:
-                return {}
-            found[quad] = refuted
-        return found
+        # The row and column types first, as in the middle case: one program for all their
+        # quadruples (row 0 holds the largest part, so theirs is the quadruples' ceiling), by
+        # its LP relaxation only (a pair's integer programs are slow, and their certificates
+        # branch); else each quadruple, one program per multiset (it forces types, not which
+        # class is the row).
+        def refuted(forced: Sequence[Sequence[int]], integer: bool = True) -> _Count | None:
+            kinds = tuple(tuple(kind) for kind in _kinds(forced))
+            return _count_refutation(properties, cards, target + 1, known, below, t, kinds,
+                                     integer)  # fmt: skip
+
+        pairs = {pair: refuted(pair, False) for pair in {_kinds(quad[:2]) for quad in quads}}
+        found = {quad: pairs[_kinds(quad[:2])] or refuted(quad) for quad in quads}
+        return {} if None in found.values() else found
 
     for top in _hopeful_tops(properties, cards, target, known_max, known_below, optima, guide):
         pencils = two_big_hyperplanes(properties, cards, top, most, most_below, floor=target,
@@ -1710,13 +1713,15 @@ def _forced_refutation(
 # in no n cards at all (arrangements.arrangement_certificate). Then the quadruple is refuted.
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)
 class _Count:
-    """A quadruple refuted by the count of big classes: its program with the row "at most
-    ``most`` classes have a part of ``part`` or more" is infeasible, the largest hyperplanes of
-    two such classes meet in ``meeting`` cards or more, and ``most`` + 1 such hyperplanes fit
-    in no n cards."""
+    """Quadruples refuted by the count of big classes: the program forcing the class types
+    ``forced`` (a quadruple's four, or the row and column types all its quadruples share), with
+    the row "at most ``most`` classes have a part of ``part`` or more", is infeasible, the
+    largest hyperplanes of two such classes meet in ``meeting`` cards or more, and ``most`` + 1
+    such hyperplanes fit in no n cards."""
 
+    forced: tuple[tuple[int, ...], ...]
     part: int
     most: int
     meeting: int
@@ -1739,27 +1744,6 @@ def _meeting(
     return deck_size(properties - 2) + 1 if found is None else found
 
 
-def _left_by_programs(
-    properties: int,
-    cards: int,
-    threshold: int,
-    known_max: dict[int, int],
-    t: int,
-    quads: Sequence[tuple[tuple[int, int, int], ...]],
-) -> int:
-    """How many of ``quads`` neither their own program nor their (row, column) pair's refutes
-    (by HiGHS's verdicts; at least the quadruples the walk of :func:`_cover_middle` leaves
-    over all its pairs)."""
-    known = tuple(sorted(known_max.items()))
-
-    def refuted(forced: tuple[tuple[int, int, int], ...]) -> bool:
-        return any(_forced_infeasible(properties, cards, threshold, known, t, forced, relaxed)
-                   for relaxed in (True, False))  # fmt: skip
-
-    pairs = {quad: tuple(sorted(quad[:2], reverse=True)) for quad in quads}
-    return sum(1 for quad in quads if not refuted(pairs[quad]) and not refuted(quad))
-
-
 def _count_refutation(
     properties: int,
     cards: int,
@@ -1767,9 +1751,11 @@ def _count_refutation(
     known: tuple[tuple[int, int], ...],
     known_below: tuple[tuple[int, int], ...],
     t: int,
-    quad: tuple[tuple[int, int, int], ...],
+    forced: tuple[tuple[int, ...], ...],
+    integer: bool = True,
 ) -> _Count | None:
-    """The count of big classes refuting ``quad``'s program at t by HiGHS's verdicts, or None.
+    """The count of big classes refuting the middle case's program at t with ``forced`` class
+    types (:func:`_kinds` order) by HiGHS's verdicts, or None.
 
     At each level h = c, c - 1, ... (:data:`COUNT_LEVELS`; c is row 0's cards, no hyperplane
     of S holds more) the fewest hyperplanes of h..c cards, every two meeting in the level's
@@ -1778,19 +1764,19 @@ def _count_refutation(
     whose program with that row has an infeasible LP relaxation is taken first (its
     certificate is one set of multipliers; at n = 148 of AG(5,3) the programs of the fewest
     classes the program needs stayed LP-feasible, and one had no branching certificate within
-    20,000 nodes), then one whose integer program is infeasible."""
-    ceiling = max(max(kind) for kind in quad)
+    20,000 nodes), then, if ``integer``, one whose integer program is infeasible."""
+    ceiling = max(max(kind) for kind in forced)
     rows = []
     for part in range(ceiling, ceiling - COUNT_LEVELS, -1):
         meeting = _meeting(properties, cards, threshold - 1, part, ceiling, known, known_below)
         crowd = next((k for k in range(2, COUNT_CLASSES + 1) if arrangement_certificate(
             properties, k, part, ceiling, meeting, cards) is not None), None)  # fmt: skip
         if crowd is not None:
-            rows.append(_Count(part, crowd - 1, meeting))
-    for relaxed in (True, False):
+            rows.append(_Count(forced, part, crowd - 1, meeting))
+    for relaxed in (True, False) if integer else (True,):
         for row in rows:
             count = (row.part, row.most)
-            if _forced_infeasible(properties, cards, threshold, known, t, quad, relaxed, count):
+            if _forced_infeasible(properties, cards, threshold, known, t, forced, relaxed, count):
                 return row
     return None
 
