@@ -127,8 +127,9 @@ COUNT_LEVELS = 3
 COUNT_PROGRAMS = 60
 """Most programs the count of big classes refutes for one threshold of the split, over all t
 (each its own certificate): a pair of row and column types counts once for all its quadruples.
-n = 149 of AG(5,3) needs 4 programs for 2506, 48 for 2505 and some 110 for 2504 (the walk and
-the count take 200 to 770 s a threshold there); n = 150 needs 26 for 2545."""
+n = 150 of AG(5,3) needs 26 for 2545 and n = 157 30 for 2864; n = 149 needs 4 for 2506 and 73
+for 2505 (48 where a pair's integer program may refute it too; 2504 then needs some 110, and
+each threshold takes 200 to 770 s of the walk and the count there)."""
 
 VERDICT_SECONDS = 1.0
 """HiGHS's time for a feasibility verdict of :meth:`_Optima.below` before it optimizes instead
