@@ -1172,7 +1172,7 @@ def split_job(properties: int, known_max: Mapping[int, int], known_below: Mappin
     Examples
     --------
     >>> split_job(3, {3: 1}, {}) == split_job(3, {3: 1}, {}), split_job(3, {3: 1}, {})[:9]
-    (True, 'split-v7/')
+    (True, 'split-v8/')
     """
     digest = job_digest([sorted(known_max.items()), sorted(known_below.items())])
     return f"split-v{SPLIT_VERSION}/P{properties}/{digest}"
@@ -1187,7 +1187,7 @@ def split_jobs(
     Examples
     --------
     >>> [job.rsplit("/", 1)[0] for job in split_jobs(4, {3: 1}, {})]  # and the tables' digests
-    ['split-v7/P4', 'split-maxima-v2/AG(3,3)']
+    ['split-v8/P4', 'split-maxima-v2/AG(3,3)']
     """
     below = slice_maxima(properties - 1, dict(known_below))
     return split_job(properties, known_max, known_below), split_maxima_job(properties - 2, below)
