@@ -967,7 +967,7 @@ def _decide(
     cover what the final bounds leave. Where ``count`` is given instead, ``count(t,
     quadruples)`` refutes the quadruples left by the count of big classes ({quadruple:
     :class:`_Count`}, empty where it does not refute them all), and the walk goes on past
-    them.
+    them, while its programs over all t number at most :data:`COUNT_PROGRAMS`.
 
     The records, whose CP-SAT solves take the time, are built apart (:func:`_build`): a case
     that fails at a later t would throw away the records of the earlier ones, and the walk of
