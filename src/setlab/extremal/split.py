@@ -1449,12 +1449,12 @@ def _counted_split(
         # branch); else each quadruple, one program per multiset (it forces types, not which
         # class is the row).
         def refuted(forced: Sequence[Sequence[int]], integer: bool = True) -> _Count | None:
-            kinds = tuple(tuple(kind) for kind in _kinds(forced))
-            return _count_refutation(properties, cards, target + 1, known, below, t, kinds,
-                                     integer)  # fmt: skip
+            return _count_refutation(properties, cards, target + 1, known, below, t,
+                                     _kinds(forced), integer)  # fmt: skip
 
-        pairs = {pair: refuted(pair, False) for pair in {_kinds(quad[:2]) for quad in quads}}
-        found = {quad: pairs[_kinds(quad[:2])] or refuted(quad) for quad in quads}
+        pair_of = {quad: _kinds(quad[:2]) for quad in quads}
+        pairs = {pair: refuted(pair, False) for pair in set(pair_of.values())}
+        found = {quad: pairs[pair_of[quad]] or refuted(quad) for quad in quads}
         return {} if None in found.values() else found
 
     for top in _hopeful_tops(properties, cards, target, known_max, known_below, optima, guide):
