@@ -124,12 +124,12 @@ eight some 20 times as many."""
 COUNT_LEVELS = 3
 """Levels h = c, c - 1, ... the count of big classes tries per quadruple (c: row 0's cards)."""
 
-COUNT_PROGRAMS = 60
+COUNT_PROGRAMS = 80
 """Most programs the count of big classes refutes for one threshold of the split, over all t
 (each its own certificate): a pair of row and column types counts once for all its quadruples.
-n = 150 of AG(5,3) needs 26 for 2545 and n = 157 30 for 2864; n = 149 needs 4 for 2506 and 73
-for 2505 (48 where a pair's integer program may refute it too; 2504 then needs some 110, and
-each threshold takes 200 to 770 s of the walk and the count there)."""
+n = 150 of AG(5,3) needs 26 for 2545, n = 157 30 for 2864 and n = 149 73 for 2505 (some 150 s
+of the walk and the count; 2504 stops at the budget after some 250 s). Where a pair's integer
+program may refute it too, n = 149 needs 48 for 2505 and some 110 for 2504, in 765 s."""
 
 VERDICT_SECONDS = 1.0
 """HiGHS's time for a feasibility verdict of :meth:`_Optima.below` before it optimizes instead
@@ -1160,7 +1160,7 @@ def split_upper_bound(
     return upper, None
 
 
-SPLIT_VERSION = 8
+SPLIT_VERSION = 9
 """Bumped whenever :func:`split_upper_bound` changes what it proves: it names the checkpoints of
 :func:`split_bounds`, so a job interrupted under older code is started afresh."""
 
@@ -1171,8 +1171,9 @@ def split_job(properties: int, known_max: Mapping[int, int], known_below: Mappin
 
     Examples
     --------
-    >>> split_job(3, {3: 1}, {}) == split_job(3, {3: 1}, {}), split_job(3, {3: 1}, {})[:9]
-    (True, 'split-v8/')
+    >>> job = split_job(3, {3: 1}, {})
+    >>> job.startswith(f"split-v{SPLIT_VERSION}/P3/"), job == split_job(3, {3: 2}, {})
+    (True, False)
     """
     digest = job_digest([sorted(known_max.items()), sorted(known_below.items())])
     return f"split-v{SPLIT_VERSION}/P{properties}/{digest}"
@@ -1186,8 +1187,9 @@ def split_jobs(
 
     Examples
     --------
-    >>> [job.rsplit("/", 1)[0] for job in split_jobs(4, {3: 1}, {})]  # and the tables' digests
-    ['split-v8/P4', 'split-maxima-v2/AG(3,3)']
+    >>> names = [job.rsplit("/", 1)[0] for job in split_jobs(4, {3: 1}, {})]  # and the digests
+    >>> names == [f"split-v{SPLIT_VERSION}/P4", f"split-maxima-v{SPLIT_MAXIMA_VERSION}/AG(3,3)"]
+    True
     """
     below = slice_maxima(properties - 1, dict(known_below))
     return split_job(properties, known_max, known_below), split_maxima_job(properties - 2, below)
