@@ -127,9 +127,8 @@ COUNT_LEVELS = 3
 COUNT_PROGRAMS = 80
 """Most programs the count of big classes refutes for one threshold of the split, over all t
 (each its own certificate): a pair of row and column types counts once for all its quadruples.
-n = 150 of AG(5,3) needs 26 for 2545, n = 157 30 for 2864 and n = 149 73 for 2505 (some 150 s
-of the walk and the count; 2504 stops at the budget after some 250 s). Where a pair's integer
-program may refute it too, n = 149 needs 48 for 2505 and some 110 for 2504, in 765 s."""
+n = 150 of AG(5,3) needs 26 for 2545 and n = 157 30 for 2864; n = 149 reaches 2504 when each
+target is sharpened before it is counted (:func:`split_upper_bound`)."""
 
 VERDICT_SECONDS = 1.0
 """HiGHS's time for a feasibility verdict of :meth:`_Optima.below` before it optimizes instead
@@ -1140,8 +1139,8 @@ def split_upper_bound(
             break
         best, steps = best - 1, [*steps, step]
     # Each target is sharpened first, then counted: the count takes the split maxima the
-    # sharpening bounded at that same target (n = 149 of AG(5,3): 73 programs for 2505 after
-    # sharpening at 2505, more than COUNT_PROGRAMS with only the maxima of 2506).
+    # sharpening bounded at that same target (n = 149 of AG(5,3): from the maxima of 2506
+    # alone the count at 2505 needs more than COUNT_PROGRAMS; sharpened first, 2505 and 2504).
     exhaustive: dict[tuple[int, int, int], int] = {}  # split maxima bounded so far, for all steps
     while guide is not None and best > lower and properties - 2 <= 3:
         step = _sharpened_split(
