@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 import socket
-import warnings
+import threading
+from typing import TYPE_CHECKING
 
 from setlab.cli.common import add_store, int_in
 from setlab.errors import SetlabError
+
+if TYPE_CHECKING:
+    import uvicorn
 
 __all__ = ["listen", "register", "run_serve"]
 
@@ -72,12 +76,42 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print("note: listening beyond this computer: anyone who can reach it can play", flush=True)
     config = uvicorn.Config(create_app(args.store), log_level="warning")
-    server = uvicorn.Server(config)
-    # A Ctrl-C in the instant before uvicorn's loop runs leaves its serve() coroutine unawaited;
-    # the stop is still one line (main's), not three more of Python's warning about it.
-    warnings.filterwarnings("ignore", "coroutine 'Server.serve' was never awaited", RuntimeWarning)
     try:
-        server.run(sockets=[sock])
+        _serve_until_ctrl_c(uvicorn.Server(config), sock)
     finally:
         sock.close()
     return 0
+
+
+def _serve_until_ctrl_c(server: uvicorn.Server, sock: socket.socket) -> None:
+    """Run uvicorn's ``server`` on ``sock`` in a thread of its own until it ends or Ctrl-C.
+
+    The server's event loop runs off the main thread, so a SIGINT never lands inside it: there
+    it would raise KeyboardInterrupt wherever the loop stood (say, while the app's lifespan
+    starts) and leave tasks pending, which uvicorn and asyncio then report in thirty lines.
+    Here Ctrl-C interrupts only the main thread's wait, which asks the server to stop as
+    uvicorn's own signal handler would (``should_exit``; a second Ctrl-C, ``force_exit``), waits
+    for it to finish and raises KeyboardInterrupt for :func:`setlab.cli.main` to answer.
+    """
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            server.run(sockets=[sock])
+        except BaseException as error:  # handed to the main thread below
+            failures.append(error)
+
+    thread = threading.Thread(target=run, name="setlab-serve", daemon=True)
+    thread.start()
+    stops = 0
+    while thread.is_alive():
+        try:
+            thread.join()
+        except KeyboardInterrupt:
+            stops += 1
+            server.should_exit = True
+            server.force_exit = stops > 1
+    if stops:
+        raise KeyboardInterrupt
+    if failures:
+        raise failures[0]
