@@ -89,9 +89,9 @@ def _serve_until_ctrl_c(server: uvicorn.Server, sock: socket.socket) -> None:
     The server's event loop runs off the main thread, so a SIGINT never lands inside it: there
     it would raise KeyboardInterrupt wherever the loop stood (say, while the app's lifespan
     starts) and leave tasks pending, which uvicorn and asyncio then report in thirty lines.
-    Here Ctrl-C interrupts only the main thread's wait, which asks the server to stop as
-    uvicorn's own signal handler would (``should_exit``; a second Ctrl-C, ``force_exit``), waits
-    for it to finish and raises KeyboardInterrupt for :func:`setlab.cli.main` to answer.
+    Here Ctrl-C interrupts only the main thread's wait; whatever ends the wait, the server is
+    asked to stop as uvicorn's own signal handler would (``should_exit``; a second Ctrl-C,
+    ``force_exit``) and waited for, and the KeyboardInterrupt goes on to :func:`setlab.cli.main`.
     """
     failures: list[BaseException] = []
 
@@ -102,16 +102,15 @@ def _serve_until_ctrl_c(server: uvicorn.Server, sock: socket.socket) -> None:
             failures.append(error)
 
     thread = threading.Thread(target=run, name="setlab-serve", daemon=True)
-    thread.start()
-    stops = 0
-    while thread.is_alive():
-        try:
-            thread.join()
-        except KeyboardInterrupt:
-            stops += 1
-            server.should_exit = True
-            server.force_exit = stops > 1
-    if stops:
-        raise KeyboardInterrupt
+    try:
+        thread.start()
+        thread.join()
+    finally:
+        server.should_exit = True
+        while thread.is_alive():
+            try:
+                thread.join()
+            except KeyboardInterrupt:
+                server.force_exit = True
     if failures:
         raise failures[0]
