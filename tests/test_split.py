@@ -463,7 +463,7 @@ def test_the_middle_case_lists_the_pencil_of_every_real_configuration(data):
 
 
 @pytest.mark.parametrize(
-    ("cards", "t", "value"), [(12, 5, 14), (15, 6, 23), (16, 6, 26), (36, 13, 140)]
+    ("cards", "t", "value"), [(12, 5, 14), (15, 6, 23), (20, 8, 47), (36, 13, 140)]
 )
 def test_the_checker_lists_the_middle_case_as_setlab_does(cards, t, value):
     most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
@@ -484,21 +484,21 @@ def test_forcing_a_configurations_own_types_never_refutes_it(board, data):
 
 
 def test_a_middle_case_is_checked_by_setlab_and_the_standalone_checker():
-    # M_4(14) <= 19 with theta = 4 and top = 6: the middle case t = 5, 6 takes two programs.
-    record = prove_split_bound(4, 14, 20, TABLE_3, PLANE, theta=4, top=6)
-    assert [entry["big"] for entry in record["middle"]] == [5, 6]
+    # M_4(20) <= 47 with theta = 6 and top = 8: the middle case t = 7, 8 takes two programs.
+    record = prove_split_bound(4, 20, 48, TABLE_3, PLANE, theta=6, top=8)
+    assert [entry["big"] for entry in record["middle"]] == [7, 8]
     assert verify_split_bound(record)
     assert not verify_split_bound({**record, "middle": record["middle"][1:]})
-    wrong = {**record["middle"][0], "forced": [[6, 4, 4]]}  # not the model it was solved as
+    wrong = {**record["middle"][0], "forced": [[8, 6, 6]]}  # not the model it was solved as
     assert not verify_split_bound({**record, "middle": [wrong, *record["middle"][1:]]})
-    certificate, cited = _split_certificate(14, 19, theta=4, top=6)
-    assert split_check.check_split(4, 14, 19, certificate, cited) == []
+    certificate, cited = _split_certificate(20, 47, theta=6, top=8)
+    assert split_check.check_split(4, 20, 47, certificate, cited) == []
     dropped = {**certificate, "middle": certificate["middle"][1:]}
-    assert "no program of t = 5" in split_check.check_split(4, 14, 19, dropped, cited)[0]
-    lowered = {**certificate, "pencil": {"theta": 5}, "middle": certificate["middle"][:1]}
-    assert split_check.check_split(4, 14, 19, lowered, cited)  # two hyperplanes of 6 allow more
-    outside = {**certificate["middle"][0], "big": 4}  # t must lie in theta+1..top
-    assert split_check.check_split(4, 14, 19, {**dropped, "middle": [outside]}, cited)
+    assert "no program of t = 7" in split_check.check_split(4, 20, 47, dropped, cited)[0]
+    lowered = {**certificate, "pencil": {"theta": 7}, "middle": certificate["middle"][:1]}
+    assert split_check.check_split(4, 20, 47, lowered, cited)  # two hyperplanes of 8 allow more
+    outside = {**certificate["middle"][0], "big": 6}  # t must lie in theta+1..top
+    assert split_check.check_split(4, 20, 47, {**dropped, "middle": [outside]}, cited)
 
 
 def test_a_forced_type_enters_the_program_its_certificate_and_the_checker():
@@ -548,38 +548,38 @@ def test_covering_counts_classes():
 
 
 def test_a_middle_case_left_open_is_tried_again_with_sharper_split_maxima(monkeypatch):
-    # M_4(14) <= 19 (theta = 4, top = 6): pretend t = 5 leaves its first quadruple unrefuted
-    # until S(2, 2, 2) is bounded. The record asks for the pencils behind that quadruple (all
-    # of them past 19, as middle_patterns lists them), tries t = 5 again with the bound, and
+    # M_4(20) <= 47 (theta = 6, top = 8): pretend t = 7 leaves its first quadruple unrefuted
+    # until S(4, 4, 2) is bounded. The record asks for the pencils behind that quadruple (all
+    # of them past 47, as middle_patterns lists them), tries t = 7 again with the bound, and
     # lists the bound, which setlab and the checker then recompute.
     real = split_module._cover_middle
     asked = []
 
     def cover(properties, cards, threshold, known_max, t, quads, records=True):
         entries, left = real(properties, cards, threshold, known_max, t, quads, records)
-        if t == 5 and not asked:
+        if t == 7 and not asked:
             return [], [quads[0]]
         return entries, left
 
     def sharpen(t, quads):
         asked.append((t, quads))
-        patterns = middle_patterns(4, 14, t, most, below, 19, quads=quads)
-        assert patterns and all(pencil_bound(c, 4, most, below) > 19 for c in patterns)
-        return {(2, 2, 2): int(exact_split_maxima(2)[2, 2, 2])}
+        patterns = middle_patterns(4, 20, t, most, below, 47, quads=quads)
+        assert patterns and all(pencil_bound(c, 4, most, below) > 47 for c in patterns)
+        return {(4, 4, 2): int(exact_split_maxima(2)[4, 4, 2])}
 
     monkeypatch.setattr(split_module, "_cover_middle", cover)
     most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
-    pencils = two_big_hyperplanes(4, 14, 6, most, below, floor=19)
-    quads = middle_types(4, 14, 5, most, below, 19)
-    assert split_module._record(4, 14, 20, TABLE_3, PLANE, 4, pencils, 6) is None
+    pencils = two_big_hyperplanes(4, 20, 8, most, below, floor=47)
+    quads = middle_types(4, 20, 7, most, below, 47)
+    assert split_module._record(4, 20, 48, TABLE_3, PLANE, 6, pencils, 8) is None
     asked.clear()
-    record = split_module._record(4, 14, 20, TABLE_3, PLANE, 4, pencils, 6, None, sharpen)
-    assert asked == [(5, [quads[0]])]
-    assert record["split_maxima"] == [[2, 2, 2, 3]]
-    assert [entry["big"] for entry in record["middle"]] == [5, 6]
+    record = split_module._record(4, 20, 48, TABLE_3, PLANE, 6, pencils, 8, None, sharpen)
+    assert asked == [(7, [quads[0]])]
+    assert record["split_maxima"] == [[4, 4, 2, 9]]
+    assert [entry["big"] for entry in record["middle"]] == [7, 8]
     assert verify_split_bound(record)
     asked.clear()  # a sharpening that finds nothing leaves the case open
-    nothing = split_module._record(4, 14, 20, TABLE_3, PLANE, 4, pencils, 6, None, lambda t, q: {})
+    nothing = split_module._record(4, 20, 48, TABLE_3, PLANE, 6, pencils, 8, None, lambda t, q: {})
     assert nothing is None
 
 
@@ -637,12 +637,12 @@ def test_the_pruned_pencil_searches_agree_with_the_checkers_full_enumeration(
 
 
 def test_a_middle_case_the_guide_cannot_close_searches_no_split_maximum(monkeypatch):
-    # M_4(14) <= 19 at theta = 4, top = 6, with t = 5 made to leave its first quadruple (as in
-    # the test above). The hyperplanes of its pencils split 1 + 1 + 1, 2 + 1 + 1, 2 + 2 + 1 and
-    # 2 + 2 + 2 points of AG(3,3). A guide (lower bounds on S) below S(2, 2, 2) = 3 lets an
-    # exhaustive bound on it look worth searching. At 2 the quadruple still passes 19, so no
-    # bound can close the case and nothing is searched; at 1 it does not pass, so S(2, 2, 2) is
-    # searched (and stays 3: the case stays open either way).
+    # M_4(20) <= 47 at theta = 6, top = 8, with t = 7 made to leave its first quadruple (as in
+    # the test above). The hyperplanes of its pencils split 2 + 2 + 2, 3 + 2 + 2 and 3 + 3 + 2
+    # points of AG(3,3). A guide (lower bounds on S) below S(3, 3, 2) = 8 lets an exhaustive
+    # bound on it look worth searching. At 7 the quadruple still passes 47, so no bound can
+    # close the case and nothing is searched; at 5 it does not pass, so S(3, 3, 2) is searched
+    # (and stays 8: the case stays open either way).
     real, searched = split_module._cover_middle, []
     remembered = split_module._remembered_split_maximum
 
@@ -652,27 +652,27 @@ def test_a_middle_case_the_guide_cannot_close_searches_no_split_maximum(monkeypa
 
     class Optima:
         def largest_below(self, threshold):
-            return 4
+            return 6
 
     monkeypatch.setattr(split_module, "_remembered_split_maximum", search)
-    monkeypatch.setattr(split_module, "_hopeful_tops", lambda *args: [6])
+    monkeypatch.setattr(split_module, "_hopeful_tops", lambda *args: [8])
     exact = _exact_split_maxima_of_ag33()
-    assert exact[2, 2, 2] == 3
-    for guess, expected in ((2, []), (1, [(2, 2, 2)])):
-        guide = {split: guess if sorted(split) == [2, 2, 2] else v for split, v in exact.items()}
+    assert exact[3, 3, 2] == 8
+    for guess, expected in ((7, []), (5, [(3, 3, 2)])):
+        guide = {split: guess if sorted(split) == [2, 3, 3] else v for split, v in exact.items()}
         left: list[int] = []
 
         def cover(properties, cards, threshold, known_max, t, quads, records=True, left=left):
             entries, rest = real(properties, cards, threshold, known_max, t, quads, records)
-            if t == 5 and not left:
+            if t == 7 and not left:
                 left.append(t)
                 return [], [quads[0]]
             return entries, rest
 
         monkeypatch.setattr(split_module, "_cover_middle", cover)
         searched.clear()
-        found = split_module._sharpened_split(4, 14, 19, TABLE_3, PLANE, Optima(), guide, {}, None)
-        assert found is None and left == [5]
+        found = split_module._sharpened_split(4, 20, 47, TABLE_3, PLANE, Optima(), guide, {}, None)
+        assert found is None and left == [7]
         assert searched == expected
 
 
@@ -729,14 +729,14 @@ def forced_solves(monkeypatch):
 
 def test_the_middle_case_solves_each_forced_program_once(forced_solves):
     # The plain middle case and every top the split maxima may close meet the same programs:
-    # a second pass over the quadruples of M_4(16) <= 26 at t = 6 solves nothing, and returns
+    # a second pass over the quadruples of M_4(20) <= 47 at t = 7 solves nothing, and returns
     # equal records that are not the cached ones.
     solved = forced_solves
     most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
-    quads = middle_types(4, 16, 6, most, below, 26)
-    first = split_module.cover_middle_case(4, 16, 27, TABLE_3, 6, quads)
+    quads = middle_types(4, 20, 7, most, below, 47)
+    first = split_module.cover_middle_case(4, 20, 48, TABLE_3, 7, quads)
     count = len(solved)
-    second = split_module.cover_middle_case(4, 16, 27, TABLE_3, 6, quads)
+    second = split_module.cover_middle_case(4, 20, 48, TABLE_3, 7, quads)
     assert first and first == second and first[0] is not second[0]
     assert count > 0 and len(solved) == count
 
@@ -767,22 +767,22 @@ def test_a_middle_case_left_open_builds_no_records(forced_solves):
 
 
 def test_a_split_whose_later_middle_case_fails_builds_no_records(monkeypatch, forced_solves):
-    # M_4(14) <= 19 at theta = 4, top = 6, with t = 6 made to leave a quadruple: t = 5 closes,
+    # M_4(20) <= 47 at theta = 6, top = 8, with t = 8 made to leave a quadruple: t = 7 closes,
     # but its records would be thrown away, so none is built (no CP-SAT solve at all).
     real_cover, solved = split_module._cover_middle, forced_solves
 
     def cover(properties, cards, threshold, known_max, t, quads, records=True):
         entries, left = real_cover(properties, cards, threshold, known_max, t, quads, records)
-        return ([], [quads[0]]) if t == 6 else (entries, left)
+        return ([], [quads[0]]) if t == 8 else (entries, left)
 
     most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
-    pencils = two_big_hyperplanes(4, 14, 6, most, below, floor=19)
-    record = split_module._record(4, 14, 20, TABLE_3, PLANE, 4, pencils, 6)
-    assert [entry["big"] for entry in record["middle"]] == [5, 6] and solved
+    pencils = two_big_hyperplanes(4, 20, 8, most, below, floor=47)
+    record = split_module._record(4, 20, 48, TABLE_3, PLANE, 6, pencils, 8)
+    assert [entry["big"] for entry in record["middle"]] == [7, 8] and solved
     split_module._forced_refutation.cache_clear()
     solved.clear()
     monkeypatch.setattr(split_module, "_cover_middle", cover)
-    assert split_module._record(4, 14, 20, TABLE_3, PLANE, 4, pencils, 6) is None
+    assert split_module._record(4, 20, 48, TABLE_3, PLANE, 6, pencils, 8) is None
     assert solved == []
 
 
@@ -883,7 +883,7 @@ def test_two_big_classes_of_real_configurations_meet_as_the_pencils_say(data):
 
 @pytest.mark.parametrize(("properties", "cards", "value", "low", "ceiling"),
                          [(3, 12, 12, 6, 9), (3, 14, 15, 7, 9), (4, 30, 100, 12, 27),
-                          (4, 36, 167, 12, 27), (4, 30, 110, 10, 20)])  # fmt: skip
+                          (4, 36, 170, 12, 27), (4, 30, 110, 10, 20)])  # fmt: skip
 def test_the_checker_finds_the_meeting_bound_setlab_finds(properties, cards, value, low, ceiling):
     # Two implementations of the meeting bound: setlab's least cell 0 is the checker's
     # threshold exactly (it holds for sigma, not for sigma + 1).

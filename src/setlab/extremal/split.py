@@ -15,18 +15,14 @@ split couples two classes. Call a hyperplane *big* for S when it holds more than
 
       L = sum over cells c of (sets inside c) + sum over the 12 lines l of (sets across l),
 
-  the sets inside c at most M_{P-2}(s_c). The sets inside the hyperplane of l are its cells'
-  plus those across l, at most M_{P-1} of its size, and at most its cells' bound plus the
-  across bound of its three cells (:func:`~setlab.extremal.identities.across_bounds`, flat
-  3^(P-2)); a table of bounds for a hyperplane given its three cells may sharpen this
-  (``split_most``). A cell holds at least the fewest sets the complement identity leaves
-  (:func:`~setlab.extremal.identities.complement_sets` of M_{P-2} of the rest of the cell), so
-  the sets across l are at most the across bound and at most the hyperplane's bound less its
-  cells' fewest. And for each class k of the pencil, L is the sets inside its three
-  hyperplanes plus the sets across k (at most the across bound of k's three sizes, flat
-  3^(P-1), and at most the other lines' across terms). :func:`pencil_bound` is the least of
-  these five bounds; the largest over all nine cell sizes with H and H' big
-  (:func:`two_big_hyperplanes`) bounds L in this case.
+  the sets inside c at most M_{P-2}(s_c), the sets across l at most the across bound of its
+  three cells (:func:`~setlab.extremal.identities.across_bounds`, flat 3^(P-2)). And for each
+  class k of the pencil, L is the sets inside its three hyperplanes (each at most M_{P-1} of its
+  size, and at most its cells' bound plus its own across term; a table of bounds for a
+  hyperplane given its three cells may sharpen this, ``split_most``) plus the sets across k (at
+  most the across bound of k's three sizes, flat 3^(P-1), and at most the other lines' across
+  terms). :func:`pencil_bound` is the least of these five bounds; the largest over all nine cell
+  sizes with H and H' big (:func:`two_big_hyperplanes`) bounds L in this case.
 
 If the program is infeasible for L >= U + 1 and every pencil bound is at most U, then M(n) <= U.
 
@@ -84,7 +80,7 @@ from setlab.extremal.bounds import (
     solve_highs,
     verify_max_bound,
 )
-from setlab.extremal.identities import across_bounds, complement_sets, degree_bound
+from setlab.extremal.identities import across_bounds, degree_bound
 from setlab.extremal.splitmax import split_maximum_bound, split_table
 from setlab.geometry import parallel_classes
 from setlab.kernels import interrupts_held
@@ -436,12 +432,11 @@ def _tables(
     most_below: Sequence[int],
     split_most: np.ndarray | None = None,
 ) -> tuple[np.ndarray, ...]:
-    """Arrays for the kernels: M_{P-2} bounds; per line of the plane with cells a, b, c the sets
-    across them (their across bound, cut to the hyperplane's bound less its cells' fewest) and
-    the most sets of its hyperplane (M_{P-1}(a + b + c), the cells' own bound M_{P-2}(a) +
-    M_{P-2}(b) + M_{P-2}(c) + their across bound, and ``split_most[a, b, c]`` where given,
-    whichever is least); and per class (h0, h1) (the third size n - h0 - h1) its across bound
-    and its cap (the last array: the classes that exist have a cap >= 0)."""
+    """Arrays for the kernels: M_{P-2} bounds, the cells' across bounds, per line of the plane
+    with cells a, b, c the most sets of its hyperplane (M_{P-1}(a + b + c), the cells' own bound
+    M_{P-2}(a) + M_{P-2}(b) + M_{P-2}(c) + their across bound, and ``split_most[a, b, c]``
+    where given, whichever is least), and per class (h0, h1) (the third size n - h0 - h1) its
+    across bound and its cap (the last array: the classes that exist have a cap >= 0)."""
     flat, below = deck_size(properties - 1), deck_size(properties - 2)
     most_arr = np.asarray(most, dtype=np.int64)
     below_arr = np.asarray(most_below, dtype=np.int64)
@@ -457,13 +452,6 @@ def _tables(
         if sharper.shape != hyperplane.shape:
             raise SetlabError(f"split_most must have shape {hyperplane.shape}")
         hyperplane = np.minimum(hyperplane, sharper)
-    # The sets inside a plane line's hyperplane are its three cells' own plus those across
-    # them, and a cell of s points holds at least fewest[s] (the complement identity): so at
-    # most hyperplane[a, b, c] less its cells' fewest cross them.
-    fewest = np.array([max(0, complement_sets(properties - 2, s, most_below[below - s]))
-                       for s in range(below + 1)])  # fmt: skip
-    across2 = np.minimum(across2, hyperplane - fewest[:, None, None] - fewest[None, :, None]
-                         - fewest[None, None, :])  # fmt: skip
     across1 = np.full((flat + 1, flat + 1), -1, dtype=np.int64)
     cap = np.full((flat + 1, flat + 1), -1, dtype=np.int64)
     for h0 in range(flat + 1):
@@ -1170,7 +1158,7 @@ def split_upper_bound(
     return upper, None
 
 
-SPLIT_VERSION = 11
+SPLIT_VERSION = 10
 """Bumped whenever :func:`split_upper_bound` changes what it proves: it names the checkpoints of
 :func:`split_bounds`, so a job interrupted under older code is started afresh."""
 

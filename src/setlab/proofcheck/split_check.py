@@ -26,17 +26,13 @@ cell or meets the three cells of one plane line. Hence, with s the nine cell siz
 
 where A(a, b, c; F) is the most lines across three parallel flats of F points holding a, b, c
 points (each pair of the first two completes to one point of the third: A <= c min(a, b) and
-A <= ab - (F - c) max(0, a + b - F), in each of the three roles). The lines of S inside the
-hyperplane of a plane line l are sum_{c in l} I(c) + X(l), at most
-B_l = min(M_{P-1}(h_l), sum_{c in l} M_{P-2}(s_c) + A(s_l; 3^(P-2))); and a cell of s points
-holds at least m(s) = T - s(F - s)/2 - M_{P-2}(F - s) lines (T = F(F - 1)/6: the complement
-identity, I(c) = T - s(F - s)/2 - I(complement in the cell)). So X(l) <= A_l = min(A(s_l;
-3^(P-2)), B_l - sum_{c in l} m(s_c)). For each class k of the plane, the lines of S inside its
-three hyperplanes are at most sum_{l in k} B_l, the others cross k, at most A(h_k; 3^(P-1)) of
-them and at most sum_{l not in k} X(l). So
+A <= ab - (F - c) max(0, a + b - F), in each of the three roles). And for each class k of the
+plane: the lines of S inside its hyperplane l are sum_{c in l} I(c) + X(l) <= M_{P-1}(h_l), the
+others cross k, at most A(h_k; 3^(P-1)) of them and at most sum_{l not in k} X(l). So
 
   L <= min( sum M_{P-2}(s_c) + sum A_l,
-            min over k of [ sum_{l in k} B_l + min(A(h_k; 3^(P-1)), sum_{l not in k} A_l) ] ),
+            min over k of [ sum_{l in k} min(M_{P-1}(h_l), sum_{c in l} M_{P-2}(s_c) + A_l)
+                            + min(A(h_k; 3^(P-1)), sum_{l not in k} A_l) ] ),
 
 and every pattern (cells in [0, 3^(P-2)], total n, row 0 > top the largest row, column 0 >
 top the largest column) must give at most v. The row class alone gives L <= sum_{rows}
@@ -159,20 +155,16 @@ def _bounds(
     lines = PLANE
     sizes = cells[:, lines].sum(axis=2)  # (K, 12)
     parts = cells[:, lines]  # (K, 12, 3)
-    flat = 3 ** (p - 2)
-    across = _across(parts[..., 0], parts[..., 1], parts[..., 2], flat)
-    hyperplane = np.minimum(most[sizes], below[parts].sum(axis=2) + across)
-    if split is not None:
-        hyperplane = np.minimum(hyperplane, split[parts[..., 0], parts[..., 1], parts[..., 2]])
-    # a cell of s points holds at least T - s(F - s)/2 - M_{P-2}(F - s) lines (the complement
-    # identity), so the lines across a plane line's cells are at most its hyperplane's less those
-    s = np.arange(flat + 1)
-    fewest = np.maximum(0, flat * (flat - 1) // 6 - s * (flat - s) // 2 - below[::-1])
-    across = np.minimum(across, hyperplane - fewest[parts].sum(axis=2))
+    across = _across(parts[..., 0], parts[..., 1], parts[..., 2], 3 ** (p - 2))
+    inside = below[parts].sum(axis=2)
     best = below[cells].sum(axis=1) + across.sum(axis=1)
     for k in range(4):
         mine = slice(3 * k, 3 * k + 3)
-        within = hyperplane[:, mine].sum(axis=1)
+        hyperplane = np.minimum(most[sizes[:, mine]], inside[:, mine] + across[:, mine])
+        if split is not None:
+            own = parts[:, mine]
+            hyperplane = np.minimum(hyperplane, split[own[..., 0], own[..., 1], own[..., 2]])
+        within = hyperplane.sum(axis=1)
         rest = across.sum(axis=1) - across[:, mine].sum(axis=1)
         h = sizes[:, mine]
         crossing = _across(h[:, 0], h[:, 1], h[:, 2], 3 ** (p - 1))
