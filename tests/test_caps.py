@@ -524,8 +524,8 @@ def test_a_generation_out_of_time_keeps_whole_levels_and_no_checkpoints(tmp_path
     assert not at_once.finished and at_once.levels == [] and at_once.largest == []
     hurried = caps.generate(4, store=store, workers=1, time_limit=0.3)
     assert not hurried.finished and hurried.jobs == ()
-    # An unhurried run that stops only past hurried's largest level reaches every level it did,
-    # however fast the machine made the 0.3 s.
+    # An unhurried run that stops only at a level wider than any the hurried one reached gets
+    # through all of those, however far a fast machine takes the 0.3 s.
     widest = max((level["classes"] for level in hurried.levels), default=1)
     unhurried = caps.generate(4, workers=1, max_classes=widest)
     assert len(unhurried.levels) >= len(hurried.levels)
