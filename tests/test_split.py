@@ -15,7 +15,7 @@ import standalone
 from seed_oracles import PAPER_TABLE_1, PAPER_TABLE_3
 from setlab.extremal import split as split_module
 from setlab.extremal.bounds import prove_max_bound, slice_maxima, verify_max_bound
-from setlab.extremal.identities import degree_bound
+from setlab.extremal.identities import across_bounds, degree_bound
 from setlab.extremal.split import (
     PLANE as PLANE_LINES,
 )
@@ -26,6 +26,7 @@ from setlab.extremal.split import (
     middle_types,
     pencil_bound,
     pencil_maximum,
+    pencil_multipliers,
     prove_split_bound,
     split_bounds,
     split_job,
@@ -53,6 +54,7 @@ def _checker(module: str):
 
 
 split_check = _checker("split_check")
+TRIANGLES = split_check._multipliers(pencil_multipliers().tolist())  # as a record lists them
 
 
 def pattern_of(board: list[int], properties: int, f: int, g: int) -> list[int]:
@@ -146,7 +148,8 @@ def test_two_big_hyperplanes_of_ag53_allow_what_two_full_ones_hold():
     assert largest == 2187 == pencil_bound(cells, 5, most, below)
     assert cells[:4] == [27, 27, 27, 27] and cells[6] == 27
     # the bundle's checker, sharing no code with the split, finds the same largest bound
-    assert split_check.largest_pencil_bound(5, 140, 72, most, below, 2186)[0] == 2187
+    theirs = split_check.largest_pencil_bound(5, 140, 72, most, below, 2186, None, TRIANGLES)
+    assert theirs[0] == 2187
     d = digits(5).astype(np.int64)
     union = [x for x in range(243) if d[x, 0] == 0 or d[x, 1] == 0]
     outside = {(i, j): [x for x in range(243) if (d[x, 0], d[x, 1]) == (i, j)]
@@ -355,7 +358,8 @@ def test_verify_follows_a_split_to_the_values_it_assumed():
 def test_the_checker_finds_what_setlab_finds_in_ag33(cards, theta, floor):
     most, below = slice_maxima(3, PLANE), slice_maxima(2, LINE)
     mine = two_big_hyperplanes(3, cards, theta, most, below, floor)[0]
-    theirs = split_check.largest_pencil_bound(3, cards, theta, most, below, max(floor, 0))[0]
+    theirs = split_check.largest_pencil_bound(3, cards, theta, most, below, max(floor, 0), None,
+                                             TRIANGLES)[0]  # fmt: skip
     assert max(mine, 0) == theirs
 
 
@@ -363,7 +367,7 @@ def test_the_checker_finds_what_setlab_finds_in_ag33(cards, theta, floor):
 def test_the_checker_finds_what_setlab_finds_in_ag43(cards, theta, floor):
     most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
     mine = two_big_hyperplanes(4, cards, theta, most, below, floor)
-    theirs = split_check.largest_pencil_bound(4, cards, theta, most, below, floor)
+    theirs = split_check.largest_pencil_bound(4, cards, theta, most, below, floor, None, TRIANGLES)
     assert mine[0] == theirs[0]
 
 
@@ -399,12 +403,81 @@ def _split_certificate(
     certificate = {
         "theta": record["theta"],
         "program": record_certificate(record["program"]),
-        "pencil": {"theta": record["pencil"]["theta"]},
+        "pencil": {
+            "theta": record["pencil"]["theta"],
+            "multipliers": record["pencil"]["multipliers"],
+        },
         "middle": [record_certificate(entry) for entry in record["middle"]],
     }
     cited = {(3, k, "max"): v for k, v in TABLE_3.items()}
     cited.update({(2, k, "max"): v for k, v in PLANE.items()})
     return certificate, cited
+
+
+def _pencil_program(cells: list[int], properties: int, most: list[int], below: list[int]) -> float:
+    """The optimum of the pencil's own linear program (split's module docstring), built here
+    from the plane's lines by hand and solved by HiGHS: variables I(c) for the nine cells and
+    X(l) for the twelve lines of i + uj or j fixed."""
+    from scipy.optimize import linprog
+
+    lines = [[3 * i + j for i in range(3) for j in range(3) if j == b] for b in range(3)]
+    lines += [[3 * i + j for i in range(3) for j in range(3) if i == a] for a in range(3)]
+    for u in (1, 2):
+        lines += [[3 * i + j for i in range(3) for j in range(3) if (i + u * j) % 3 == e]
+                  for e in range(3)]  # fmt: skip
+    flat, cell = 3 ** (properties - 1), 3 ** (properties - 2)
+    held = [sum(cells[c] for c in line) for line in lines]
+    across = [across_bounds(*(cells[c] for c in line), cell)[1] for line in lines]
+    rows, limits = [], []
+    for c in range(9):  # a cell holds at most M_{P-2} of its cards
+        rows.append([int(x == c) for x in range(9)] + [0] * 12)
+        limits.append(below[cells[c]])
+    for k, line in enumerate(lines):  # across a line, and inside its hyperplane
+        rows.append([0] * 9 + [int(x == k) for x in range(12)])
+        limits.append(across[k])
+        rows.append([int(x in line) for x in range(9)] + [int(x == k) for x in range(12)])
+        own = sum(below[cells[c]] for c in line) + across[k]
+        limits.append(min(most[held[k]], own))
+    for k in range(4):  # the sets across a class cross its three hyperplanes
+        rows.append([0] * 9 + [int(x // 3 != k) for x in range(12)])
+        limits.append(across_bounds(*held[3 * k : 3 * k + 3], flat)[1])
+    found = linprog([-1] * 21, A_ub=rows, b_ub=limits, bounds=(0, None), method="highs")
+    return -found.fun
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 9), min_size=9, max_size=9))
+def test_the_triangles_never_pass_below_the_pencils_own_program(cells):
+    # Every row of pencil_multipliers is a dual solution of the pencil's linear program, so
+    # the bound is never below its optimum (rounded down), and never above the checker's
+    # bound without multipliers.
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    bound = pencil_bound(cells, 4, most, below)
+    assert math.floor(_pencil_program(cells, 4, most, below) + 1e-9) <= bound
+    closed = split_check._bounds(np.array([cells]), np.array(most), np.array(below), 4, None)
+    assert bound <= int(closed[0])
+
+
+def test_the_triangles_prove_what_the_closed_form_cannot(monkeypatch):
+    # 15 cards of AG(4,3) with two hyperplanes of 6 or more: cells 2, 2, 2 / 2, 1, 1 / 2, 1, 2
+    # allow 26 sets by the cells' and the classes' bounds, 25 by a triangle (the pencil's own
+    # program, solved here, allows 24). So the split proves M_4(15) <= 25 at theta = top = 5
+    # (M_4(15) = 23), the checker accepts it, and refuses it without the multipliers; without
+    # them setlab's split does not close either.
+    cells = [2, 2, 2, 2, 1, 1, 2, 1, 2]
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    closed = split_check._bounds(np.array([cells]), np.array(most), np.array(below), 4, None)
+    assert int(closed[0]) == 26
+    assert pencil_bound(cells, 4, most, below) == 25
+    assert _pencil_program(cells, 4, most, below) == pytest.approx(24)
+    certificate, cited = _split_certificate(15, 25, theta=5, top=5)
+    assert split_check.check_split(4, 15, 25, certificate, cited) == []
+    bare = {**certificate, "pencil": {**certificate["pencil"], "multipliers": []}}
+    assert "allow 26 sets" in split_check.check_split(4, 15, 25, bare, cited)[0]
+    broken = {**certificate, "pencil": {**certificate["pencil"], "multipliers": [[1] * 17 + [0]]}}
+    assert "multipliers" in split_check.check_split(4, 15, 25, broken, cited)[0]
+    monkeypatch.setattr(split_module, "MULTIPLIERS", np.zeros((0, 38), dtype=np.int64))
+    assert prove_split_bound(4, 15, 26, TABLE_3, PLANE, theta=5, top=5) is None
 
 
 def test_the_standalone_checker_accepts_a_split_and_refuses_tampering():
@@ -458,7 +531,7 @@ def test_the_middle_case_lists_the_pencil_of_every_real_configuration(data):
     assert pencil_bound(cells, 4, most, below) > value
     assert quad in middle_types(4, len(board), t, most, below, value)
     assert cells in middle_patterns(4, len(board), t, most, below, value, quads=[quad])
-    theirs = split_check.middle_quadruples(4, len(board), t, most, below, value)
+    theirs = split_check.middle_quadruples(4, len(board), t, most, below, value, None, TRIANGLES)
     assert tuple(sorted(quad)) in theirs
 
 
@@ -468,7 +541,8 @@ def test_the_middle_case_lists_the_pencil_of_every_real_configuration(data):
 def test_the_checker_lists_the_middle_case_as_setlab_does(cards, t, value):
     most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
     mine = {tuple(sorted(quad)) for quad in middle_types(4, cards, t, most, below, value)}
-    assert mine and mine == split_check.middle_quadruples(4, cards, t, most, below, value)
+    assert mine and mine == split_check.middle_quadruples(4, cards, t, most, below, value, None,
+                                                            TRIANGLES)  # fmt: skip
 
 
 @settings(max_examples=30, deadline=None)
@@ -628,12 +702,13 @@ def test_the_pruned_pencil_searches_agree_with_the_checkers_full_enumeration(
     assume(largest >= 0)  # some pattern has two hyperplanes above theta
     floor = largest - below_best - 1
     mine = two_big_hyperplanes(4, cards, theta, most, below, floor, split_most=split)
-    theirs = split_check.largest_pencil_bound(4, cards, theta, most, below, floor, split)
+    theirs = split_check.largest_pencil_bound(4, cards, theta, most, below, floor, split,
+                                              TRIANGLES)  # fmt: skip
     assert mine[0] == theirs[0] == largest
     assert pencil_bound(mine[1], 4, most, below, split) == largest
     t = data.draw(st.integers(theta, min(cards, 27)))
     quads = {tuple(sorted(quad)) for quad in middle_types(4, cards, t, most, below, floor, split)}
-    assert quads == split_check.middle_quadruples(4, cards, t, most, below, floor, split)
+    assert quads == split_check.middle_quadruples(4, cards, t, most, below, floor, split, TRIANGLES)
 
 
 def test_a_middle_case_the_guide_cannot_close_searches_no_split_maximum(monkeypatch):
@@ -815,6 +890,7 @@ def test_split_maxima_in_a_record_are_recomputed_by_setlab_and_the_checker():
     proof = {"method": "split", "record": {**record, "split_maxima": [[4, 4, 2, exact]]}}
     store.record_bound("maxsets", 4, 12, "max", 14, proof, "split")
     certificate = split_certificate(store.get("maxsets", 4, 12))
+    assert certificate["pencil"]["multipliers"] == pencil_multipliers().tolist()
     entry = certificate["split_maxima"][0]
     assert entry["split"] == [4, 4, 2] and entry["bound"] == exact
     _, cited = _split_certificate(12, 14)
@@ -892,4 +968,5 @@ def test_the_checker_finds_the_meeting_bound_setlab_finds(properties, cards, val
     sigma = split_module.meeting_bound(properties, cards, value, low, ceiling, most, below)
     assert sigma is not None
     holds = functools.partial(split_check.meeting_holds, properties, cards, value, low, ceiling)
-    assert holds(sigma, most, below) and not holds(sigma + 1, most, below)
+    assert holds(sigma, most, below, None, TRIANGLES)
+    assert not holds(sigma + 1, most, below, None, TRIANGLES)

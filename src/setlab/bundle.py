@@ -166,7 +166,11 @@ def split_certificate(result: Result) -> dict[str, Any] | None:
     return {
         "theta": record["theta"],
         "program": program,
-        "pencil": {"theta": pencil.get("theta", record["theta"]), "largest": pencil.get("largest")},
+        "pencil": {
+            "theta": pencil.get("theta", record["theta"]),
+            "largest": pencil.get("largest"),
+            **({"multipliers": pencil["multipliers"]} if pencil.get("multipliers") else {}),
+        },
         "middle": middle,
         "split_maxima": split_maxima,
         **({"arrangements": arrangements} if arrangements else {}),

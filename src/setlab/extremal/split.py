@@ -24,6 +24,26 @@ split couples two classes. Call a hyperplane *big* for S when it holds more than
   terms). :func:`pencil_bound` is the least of these five bounds; the largest over all nine cell
   sizes with H and H' big (:func:`two_big_hyperplanes`) bounds L in this case.
 
+**The pencil's own linear program.** Those bounds are a few solutions of one linear program's
+dual: maximize sum I(c) + sum X(l) over I(c) <= M_{P-2}(s_c), X(l) <= A_l (l's across bound),
+sum_{c in l} I(c) + X(l) <= H_l (l's hyperplane) and sum_{l not in k} X(l) <= A_k (class k's
+across bound). Any weights w_l >= 0 on the lines, v_k >= 0 on the classes and D > 0 bound it:
+with y_c = max(0, D - sum_{l through c} w_l) and z_l = max(0, D - w_l - sum_{k not l's class}
+v_k), every I(c) and X(l) is counted D times or more in
+
+    D L <= sum_c y_c M_{P-2}(s_c) + sum_l (z_l A_l + w_l H_l) + sum_k v_k A_k.
+
+The bounds above are w = 0, and w = D on one class's lines with v_k = D or not. A *triangle*
+(three lines of three classes, not through one point, each weighted 1 with D = 2) is new: its
+three sides hold each corner cell twice and each other cell of theirs once, so 2L is at most
+their hyperplanes' and across bounds, the sides' other cells once and the three cells off the
+triangle and the nine lines that are not sides twice. The 72 triangles
+(:func:`pencil_multipliers`) take the largest bound of the pencils of AG(5,3) from 2864 to
+2862 at n = 157 and 2718 to 2716 at n = 154 (top 71 and 70, with the split maxima known); on
+the patterns that stop the pencils at n = 148..157 they reach the program's optimum (solved
+by HiGHS) nearly everywhere. Records list them, and the proof bundle's checker takes any such
+rows a certificate gives.
+
 If the program is infeasible for L >= U + 1 and every pencil bound is at most U, then M(n) <= U.
 
 Where the program needs a smaller theta than the pencils, a **middle case** fills the gap. Let t
@@ -96,6 +116,7 @@ __all__ = [
     "middle_types",
     "pencil_bound",
     "pencil_maximum",
+    "pencil_multipliers",
     "prove_split_bound",
     "split_bounds",
     "split_job",
@@ -107,9 +128,12 @@ __all__ = [
     "verify_split_bound",
 ]
 
-MIDDLE_SPAN = 3
+MIDDLE_SPAN = 4
 """Most values of t the middle case of :func:`split_upper_bound` takes on (each enumerates its
-pencils and solves a program per pair of types)."""
+pencils and solves a program per pair of types). At 3, the pencils of AG(5,3) stop n = 148,
+151 and 152 one top short (the pencils above theta + 3 pass the next target, those above
+theta + 4 stay at most it); at 4 the middle case closes M(148) = 2461 and lowers M(151) and
+M(152) by one (measured from the bounds of the table before)."""
 
 SHARPEN_LIMIT = 150
 """Most exact split maxima (:func:`~setlab.extremal.splitmax.split_maximum_bound`) one n of
@@ -141,6 +165,66 @@ the columns (j fixed), class 1 the rows (i fixed): the big hyperplanes are colum
 onto these two)."""
 
 
+def pencil_multipliers() -> np.ndarray:
+    """Multipliers of the pencil's own linear program: one row per triangle of the plane.
+
+    A triangle is three lines of AG(2,3) of three classes, not through one point (72 of the
+    108 such triples). Each row is 17 integers: the weights w of the twelve lines, in the
+    order of their cells as sorted triples (1 on the triangle's sides), those v of the four
+    classes, in the order of their lines through cell 0 (here 0), and the denominator (2); the
+    bound they give is in the module docstring, "The pencil's own linear program". Records
+    list them so, and the proof bundle's checker reads them so.
+
+    Examples
+    --------
+    The first: row 0 (cells 0, 1, 2), column 0 (cells 0, 3, 6) and the line through cells 1
+    and 3 (and 8), the first, second and fifth lines in that order.
+
+    >>> rows = pencil_multipliers()
+    >>> rows.shape, rows[0].tolist()
+    ((72, 17), [1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2])
+    """
+    rows = []
+    for sides in itertools.combinations(range(12), 3):
+        lines = [set(_LINES[side]) for side in sides]
+        classes = {_LINE_CLASS[side] for side in sides}
+        if len(classes) == 3 and not lines[0] & lines[1] & lines[2]:
+            row = np.zeros(17, dtype=np.int64)
+            row[list(sides)], row[16] = 1, 2
+            rows.append(row)
+    return np.array(rows)
+
+
+_LINES = sorted(tuple(sorted(line)) for line in PLANE.tolist())
+"""The lines of the plane in the order :func:`pencil_multipliers` writes them."""
+_LINE_INDEX = [[tuple(sorted(line)) for line in PLANE.tolist()].index(line) for line in _LINES]
+"""PLANE's index of each line of _LINES (its class: the index // 3)."""
+_LINE_CLASS = [index // 3 for index in _LINE_INDEX]
+
+
+def _coefficients(multipliers: np.ndarray) -> np.ndarray:
+    """Each row of multipliers (w, v, D, as :func:`pencil_multipliers` orders them) as the
+    coefficients, times D, of the bounds it weighs, in PLANE's order of lines and classes: y
+    on the nine cells, z on the twelve lines' across bounds, w on their hyperplanes, v on the
+    classes' across bounds (module docstring), then D."""
+    classes = [_LINE_CLASS[i] for i, line in enumerate(_LINES) if 0 in line]
+    w = np.zeros((len(multipliers), 12), dtype=np.int64)
+    v = np.zeros((len(multipliers), 4), dtype=np.int64)
+    w[:, _LINE_INDEX], v[:, classes] = multipliers[:, :12], multipliers[:, 12:16]
+    d = multipliers[:, 16:]
+    through = np.zeros((12, 9), dtype=np.int64)  # line x cell: 1 where the line holds the cell
+    through[np.arange(12)[:, None], PLANE] = 1
+    crossing = 1 - np.kron(np.eye(4, dtype=np.int64), np.ones((3, 1), dtype=np.int64))
+    y = np.maximum(0, d - w @ through)
+    z = np.maximum(0, d - w - v @ crossing.T)  # crossing: 1 where the class is not the line's
+    return np.hstack([y, z, w, v, d]).astype(np.int64)
+
+
+MULTIPLIERS = _coefficients(pencil_multipliers())
+"""The triangles' rows of :func:`pencil_multipliers`, expanded for the kernels (read-only)."""
+MULTIPLIERS.flags.writeable = False
+
+
 def _across_high(a: int, b: int, c: int, flat: int) -> int:
     return across_bounds(a, b, c, flat)[1]
 
@@ -158,8 +242,8 @@ def pencil_bound(
     P - 2); ``most[h]`` bounds the sets among h points of AG(P-1,3), ``most_below[s]`` among s
     points of AG(P-2,3), and ``split_most[a, b, c]``, where given, the sets among a + b + c
     points of AG(P-1,3) that meet three parallel (P-2)-flats in a, b and c points (a hyperplane
-    of the pencil and its three cells). The least of the cells' bound and the four classes'
-    bounds (module docstring).
+    of the pencil and its three cells). The least of the cells' bound, the four classes'
+    bounds and the triangles' (:func:`pencil_multipliers`; module docstring).
 
     Examples
     --------
@@ -178,14 +262,18 @@ def pencil_bound(
         properties, int(sum(cells)), most, most_below, split_most
     )
     pattern = np.asarray(cells, dtype=np.int64)
-    return int(_pattern_bound(pattern, PLANE, below, across2, across1, hyperplane))
+    return int(_pattern_bound(pattern, PLANE, below, across2, across1, hyperplane, MULTIPLIERS, -1))
 
 
 @nb.njit(cache=True)
-def _pattern_bound(s, plane, below, across2, across1, hyperplane):  # pragma: no cover - compiled
+def _pattern_bound(
+    s, plane, below, across2, across1, hyperplane, weights, value
+):  # pragma: no cover - compiled
     # pencil_bound of the cells s; across1[h0, h1] is the across bound of a class whose three
     # hyperplanes hold h0, h1 and n - h0 - h1 points, hyperplane[a, b, c] the most sets of a
-    # hyperplane whose cells hold a, b and c points.
+    # hyperplane whose cells hold a, b and c points, weights the rows of MULTIPLIERS. Only
+    # bounds above value matter to the caller: once the bound is at most value it is returned
+    # (the multipliers' rows, the costly part, are not all tried).
     sizes = np.zeros(12, np.int64)
     across = np.zeros(12, np.int64)
     held = np.zeros(12, np.int64)
@@ -206,9 +294,23 @@ def _pattern_bound(s, plane, below, across2, across1, hyperplane):  # pragma: no
                 within += held[line]
             else:
                 rest += across[line]
-        value = within + min(across1[sizes[3 * k], sizes[3 * k + 1]], rest)
-        if value < best:
-            best = value
+        bound = within + min(across1[sizes[3 * k], sizes[3 * k + 1]], rest)
+        if bound < best:
+            best = bound
+    # Each row of weights bounds D L by a sum of the bounds above, D its last entry.
+    for r in range(weights.shape[0]):
+        if best <= value:
+            break
+        total = 0
+        for c in range(9):
+            total += weights[r, c] * below[s[c]]
+        for line in range(12):
+            total += weights[r, 9 + line] * across[line] + weights[r, 21 + line] * held[line]
+        for k in range(4):
+            total += weights[r, 33 + k] * across1[sizes[3 * k], sizes[3 * k + 1]]
+        bound = total // weights[r, 37]
+        if bound < best:
+            best = bound
     return best
 
 
@@ -299,6 +401,7 @@ def _largest(
     cutoff,
     allowed,
     plane,
+    weights,
     below,
     across2,
     across1,
@@ -342,7 +445,9 @@ def _largest(
                     s = cells[i]
                     if not _classes_allowed(s, plane, allowed):
                         continue
-                    value = _pattern_bound(s, plane, below, across2, across1, hyperplane)
+                    value = _pattern_bound(
+                        s, plane, below, across2, across1, hyperplane, weights, best
+                    )
                     if value > best:
                         best = value
                         found[:] = s
@@ -363,7 +468,8 @@ def _class_type(s, plane, k, out):  # pragma: no cover - compiled
 
 @nb.njit(cache=True)
 def _middle_types(
-    n, row0, t, value, allowed, diagonal, plane, below, across2, across1, hyperplane, cap, out
+    n, row0, t, value, allowed, diagonal, plane, weights, below, across2, across1, hyperplane,
+    cap, out,
 ):  # pragma: no cover - compiled
     # The pencils of the split's middle case with row 0 holding row0 points (the most of the
     # rows), column 0 exactly t (the most of the columns), the diagonal classes' types in
@@ -392,7 +498,9 @@ def _middle_types(
                 s = cells[i]
                 if not _classes_allowed(s, plane, diagonal):
                     continue
-                if _pattern_bound(s, plane, below, across2, across1, hyperplane) <= value:
+                if _pattern_bound(
+                    s, plane, below, across2, across1, hyperplane, weights, value
+                ) <= value:
                     continue
                 if k == out.shape[0]:
                     return -1
@@ -537,7 +645,8 @@ def pencil_maximum(
     for row0 in range(min(flat, rows[1]), max(0, rows[0]) - 1, -1):  # a compiled call per size
         top = min(high, row0) if symmetric else high
         with interrupts_held():
-            value, pattern = _largest(cards, row0, low, top, best, stop, allowed, PLANE, *tables)
+            value, pattern = _largest(cards, row0, low, top, best, stop, allowed, PLANE,
+                                      MULTIPLIERS, *tables)  # fmt: skip
         if value > best:
             best, found = int(value), [int(c) for c in pattern]
             if best > stop:
@@ -691,7 +800,7 @@ def meeting_bound(
                 continue
             if not _classes_allowed(pattern, PLANE, allowed):
                 continue
-            if _pattern_bound(pattern, PLANE, *tables[:4]) > value:
+            if _pattern_bound(pattern, PLANE, *tables[:4], MULTIPLIERS, value) > value:
                 least = int(pattern[0])
     return least
 
@@ -725,7 +834,8 @@ def _middle_pencils(
     for row0 in range(t, min(flat, cards) + 1):
         while True:
             with interrupts_held():
-                count = _middle_types(cards, row0, t, value, allowed, diagonal, PLANE, *tables, out)
+                count = _middle_types(cards, row0, t, value, allowed, diagonal, PLANE,
+                                      MULTIPLIERS, *tables, out)  # fmt: skip
             if count >= 0:
                 break
             out = np.zeros((2 * len(out), 21), dtype=np.int64)
@@ -1049,6 +1159,7 @@ def _build(decided: _Decided) -> dict[str, Any] | None:
             "largest": largest,
             "pattern": pattern,
             "known_below": {str(k): v for k, v in sorted(decided.known_below.items())},
+            "multipliers": pencil_multipliers().tolist(),
         },
         "middle": middle,
         "split_maxima": [[*split, int(v)] for split, v in sorted(decided.split_maxima.items())],
@@ -1158,7 +1269,7 @@ def split_upper_bound(
     return upper, None
 
 
-SPLIT_VERSION = 10
+SPLIT_VERSION = 11
 """Bumped whenever :func:`split_upper_bound` changes what it proves: it names the checkpoints of
 :func:`split_bounds`, so a job interrupted under older code is started afresh."""
 

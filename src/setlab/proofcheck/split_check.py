@@ -38,6 +38,21 @@ and every pattern (cells in [0, 3^(P-2)], total n, row 0 > top the largest row, 
 top the largest column) must give at most v. The row class alone gives L <= sum_{rows}
 M_{P-1}(h) + A(h_rows; 3^(P-1)) (its cap), so margins whose cap is at most v need no cells.
 
+The pencil's multipliers. Write H_l for the bound on the lines inside l's hyperplane above (the
+min) and A_k for A(h_k; 3^(P-1)). Any integers w_l >= 0 on the twelve lines, v_k >= 0 on the
+four classes and D > 0 give one more bound: with y_c = max(0, D - sum_{l through c} w_l) and
+z_l = max(0, D - w_l - sum_{k not l's class} v_k),
+
+  D L <= sum_c y_c M_{P-2}(s_c) + sum_l (z_l A_l + w_l H_l) + sum_k v_k A_k,
+
+since the right side is at least sum_c (y_c + sum_{l through c} w_l) I(c) + sum_l (z_l + w_l +
+sum_{k not l's class} v_k) X(l) (each H_l and A_k term bounds the I and X it sums), and each of
+those coefficients is at least D. The certificate's "pencil" may list such rows, "multipliers"
+[w_1..w_12, v_1..v_4, D], the lines in the order of their cells as sorted triples and the
+classes in the order of their lines through cell 0; each row is taken transposed too (cell
+(i, j) -> (j, i)), and the bound of a pattern is the least of the bound above and
+floor(right side / D) for every row.
+
 (3) f a class of largest maximum, g a class of maximum t: the pencil of (2) with row 0 of t or
 more points, column 0 of exactly t (each the largest of its class), and two diagonal classes
 whose hyperplanes hold at most t points (they are neither f nor g). Its bound must exceed v,
@@ -148,28 +163,74 @@ def _across(a: np.ndarray, b: np.ndarray, c: np.ndarray, flat: int) -> np.ndarra
 
 
 def _bounds(
-    cells: np.ndarray, most: np.ndarray, below: np.ndarray, p: int, split: np.ndarray | None
-) -> np.ndarray:
+    cells: np.ndarray, most: np.ndarray, below: np.ndarray, p: int, split: np.ndarray | None,
+    multipliers: np.ndarray | None = None,
+) -> np.ndarray:  # fmt: skip
     """The bound above for each row of ``cells`` (K, 9); ``split[a, b, c]`` bounds a hyperplane
-    with cells of a, b, c points (None: no split maxima)."""
+    with cells of a, b, c points (None: no split maxima); ``multipliers`` rows (w, v, D) as
+    :func:`_weighed` takes them (None: none)."""
     lines = PLANE
     sizes = cells[:, lines].sum(axis=2)  # (K, 12)
     parts = cells[:, lines]  # (K, 12, 3)
     across = _across(parts[..., 0], parts[..., 1], parts[..., 2], 3 ** (p - 2))
-    inside = below[parts].sum(axis=2)
+    held = np.minimum(most[sizes], below[parts].sum(axis=2) + across)  # each line's hyperplane
+    if split is not None:
+        held = np.minimum(held, split[parts[..., 0], parts[..., 1], parts[..., 2]])
+    crossing = np.stack([_across(sizes[:, 3 * k], sizes[:, 3 * k + 1], sizes[:, 3 * k + 2],
+                                 3 ** (p - 1)) for k in range(4)], axis=1)  # fmt: skip
     best = below[cells].sum(axis=1) + across.sum(axis=1)
     for k in range(4):
         mine = slice(3 * k, 3 * k + 3)
-        hyperplane = np.minimum(most[sizes[:, mine]], inside[:, mine] + across[:, mine])
-        if split is not None:
-            own = parts[:, mine]
-            hyperplane = np.minimum(hyperplane, split[own[..., 0], own[..., 1], own[..., 2]])
-        within = hyperplane.sum(axis=1)
         rest = across.sum(axis=1) - across[:, mine].sum(axis=1)
-        h = sizes[:, mine]
-        crossing = _across(h[:, 0], h[:, 1], h[:, 2], 3 ** (p - 1))
-        best = np.minimum(best, within + np.minimum(crossing, rest))
+        best = np.minimum(best, held[:, mine].sum(axis=1) + np.minimum(crossing[:, k], rest))
+    if multipliers is not None and len(multipliers) and len(cells):
+        best = np.minimum(best, _weighed(multipliers, below[cells], across, held, crossing))
     return best
+
+
+def _weighed(multipliers: np.ndarray, inside: np.ndarray, across: np.ndarray, held: np.ndarray,
+             crossing: np.ndarray) -> np.ndarray:  # fmt: skip
+    """The least over the rows (w, v, D) of ``multipliers`` of floor(B / D) per pattern, B the
+    right side of "The pencil's multipliers" (module docstring) with y and z derived here from
+    w and v; ``inside`` (K, 9) the cells' bounds, ``across`` and ``held`` (K, 12) the lines'
+    across and hyperplane bounds, ``crossing`` (K, 4) the classes' across bounds."""
+    w, v, d = multipliers[:, :12], multipliers[:, 12:16], multipliers[:, 16]
+    holds = np.zeros((12, 9), dtype=np.int64)
+    for line, cells in enumerate(PLANE):
+        holds[line, cells] = 1
+    others = np.array([[int(line // 3 != k) for k in range(4)] for line in range(12)])
+    y = np.maximum(0, d[:, None] - w @ holds)  # each cell covered d times in all
+    z = np.maximum(0, d[:, None] - w - v @ others.T)  # each line's across sets likewise
+    total = inside @ y.T + across @ z.T + held @ w.T + crossing @ v.T  # (K, rows)
+    return (total // d[None, :]).min(axis=1)
+
+
+def _multipliers(rows: object) -> np.ndarray | None:
+    """The certificate's multipliers as an integer array in this file's order of lines and
+    classes (PLANE's), each row also transposed (cell (i, j) -> (j, i)), so that a pattern and
+    its transpose get the same bound; None when malformed. A row lists w by the lines in the
+    order of their cells as sorted triples, v by the classes in the order of their lines
+    through cell 0, then D."""
+    if not isinstance(rows, list) or not all(
+        isinstance(row, list) and len(row) == 17 and all(type(x) is int and x >= 0 for x in row)
+        and row[16] > 0 for row in rows
+    ):  # fmt: skip
+        return None
+    if not rows:
+        return np.zeros((0, 17), dtype=np.int64)
+    mine = [tuple(sorted(line)) for line in PLANE.tolist()]
+    named = sorted(mine)  # the certificate's order of lines
+    through_0 = [line for line in named if 0 in line]  # its order of classes
+    columns = [named.index(line) for line in mine]
+    columns += [12 + through_0.index(next(line for line in mine[3 * k : 3 * k + 3] if 0 in line))
+                for k in range(4)]  # fmt: skip
+    given = np.array(rows, dtype=np.int64)[:, [*columns, 16]]
+    moved = [tuple(sorted(3 * (c % 3) + c // 3 for c in line)) for line in mine]
+    image = [mine.index(line) for line in moved]
+    flipped = given.copy()
+    flipped[:, image] = given[:, :12]
+    flipped[:, [12 + image[3 * k] // 3 for k in range(4)]] = given[:, 12:16]
+    return np.vstack([given, flipped])
 
 
 PLANE = _plane_lines()
@@ -193,7 +254,7 @@ def _margins(p: int, n: int, first: range, most: np.ndarray, value: int) -> list
 
 
 def _patterns(p: int, rows: tuple, cols: tuple, most: np.ndarray, below: np.ndarray, value: int,
-              split: np.ndarray | None = None):  # fmt: skip
+              split: np.ndarray | None = None, multipliers: np.ndarray | None = None):  # fmt: skip
     """(cells, bounds): every pattern with rows and columns of the given sizes whose bound
     exceeds ``value``, all at once (cells in [0, 3^(P-2)], rows and columns adding up)."""
     top = 3 ** (p - 2)
@@ -221,13 +282,13 @@ def _patterns(p: int, rows: tuple, cols: tuple, most: np.ndarray, below: np.ndar
     parts = cells[:, PLANE]
     simple += _across(parts[..., 0], parts[..., 1], parts[..., 2], top).sum(axis=1)
     cells = cells[simple > value]
-    bound = _bounds(cells, most, below, p, split)
+    bound = _bounds(cells, most, below, p, split, multipliers)
     return cells[bound > value], bound[bound > value]
 
 
 def largest_pencil_bound(
     p: int, n: int, theta: int, most: list[int], below: list[int], value: int,
-    split: np.ndarray | None = None,
+    split: np.ndarray | None = None, multipliers: np.ndarray | None = None,
 ) -> tuple[int, list[int] | None]:  # fmt: skip
     """The largest bound of case (2) over the patterns whose bound exceeds ``value``, or
     (value, None) when none does: margins by their caps, then every pattern of a margin pair
@@ -237,7 +298,7 @@ def largest_pencil_bound(
     worst, where = value, None
     for x, rows in enumerate(margins):
         for cols in margins[: x + 1]:
-            cells, bound = _patterns(p, rows, cols, most_a, below_a, worst, split)
+            cells, bound = _patterns(p, rows, cols, most_a, below_a, worst, split, multipliers)
             if len(bound):
                 i = int(np.argmax(bound))
                 worst, where = int(bound[i]), cells[i].tolist()
@@ -246,7 +307,7 @@ def largest_pencil_bound(
 
 def middle_quadruples(
     p: int, n: int, t: int, most: list[int], below: list[int], value: int,
-    split: np.ndarray | None = None,
+    split: np.ndarray | None = None, multipliers: np.ndarray | None = None,
 ) -> set[tuple]:  # fmt: skip
     """The class types of the patterns of case (3) at t whose bound exceeds ``value``: row 0
     (>= t points) the largest row, column 0 (exactly t) the largest column, no diagonal
@@ -260,7 +321,7 @@ def middle_quadruples(
     out: set[tuple] = set()
     for r in rows:
         for c in cols:
-            cells, _ = _patterns(p, r, c, most_a, below_a, value, split)
+            cells, _ = _patterns(p, r, c, most_a, below_a, value, split, multipliers)
             sizes = cells[:, PLANE].sum(axis=2)  # (K, 12): class k is lines 3k..3k+2
             sizes = sizes[sizes[:, 6:].max(axis=1) <= t]  # the diagonal classes
             types = -np.sort(-sizes.reshape(-1, 4, 3), axis=2)
@@ -484,7 +545,7 @@ def _check_split_maximum(d: int, entry: dict, below: list[int], group: np.ndarra
 
 def meeting_holds(
     p: int, n: int, value: int, low: int, ceiling: int, meeting: int, most: list[int],
-    below: list[int], split: np.ndarray | None = None,
+    below: list[int], split: np.ndarray | None = None, multipliers: np.ndarray | None = None,
 ) -> bool:  # fmt: skip
     """Whether every pattern whose rows and columns have types of largest part in low..ceiling
     (row 0 and column 0 those parts), whose diagonal classes have no hyperplane above
@@ -494,7 +555,7 @@ def meeting_holds(
     margins = _margins(p, n, range(low, ceiling + 1), most_a, value)
     for x, rows in enumerate(margins):
         for cols in margins[: x + 1]:
-            cells, _ = _patterns(p, rows, cols, most_a, below_a, value, split)
+            cells, _ = _patterns(p, rows, cols, most_a, below_a, value, split, multipliers)
             sizes = cells[:, PLANE].sum(axis=2)
             cells = cells[sizes[:, 6:].max(axis=1, initial=0) <= ceiling]
             if len(cells) and int(cells[:, 0].min()) < meeting:
@@ -618,7 +679,8 @@ _ARRANGEMENT = ("hyperplanes", "low", "high", "meeting")
 
 
 def _count_errors(p: int, n: int, value: int, middle: list, arrangements: list, most: list,
-                  below: list, split: np.ndarray | None) -> list[str]:  # fmt: skip
+                  below: list, split: np.ndarray | None,
+                  multipliers: np.ndarray | None = None) -> list[str]:  # fmt: skip
     """Errors of the middle entries with a count of big classes: each one's meeting bound
     (:func:`meeting_holds`) and the arrangements of one more class than its count allows."""
     errors, checked, met = [], {}, {}
@@ -633,7 +695,8 @@ def _count_errors(p: int, n: int, value: int, middle: list, arrangements: list, 
             continue
         key = (allowed + 1, part, ceiling, meeting)
         if key[1:] not in met:
-            met[key[1:]] = meeting_holds(p, n, value, part, ceiling, meeting, most, below, split)
+            met[key[1:]] = meeting_holds(p, n, value, part, ceiling, meeting, most, below, split,
+                                         multipliers)  # fmt: skip
         if not met[key[1:]]:
             errors.append(f"two classes with parts {part}..{ceiling} may meet in fewer than "
                           f"{meeting} points")  # fmt: skip
@@ -708,13 +771,16 @@ def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> l
                     split[order] = min(split[order], entry["bound"])
     if errors:
         return errors
+    multipliers = _multipliers(pencil.get("multipliers", []))
+    if multipliers is None:
+        return [f"{name}: the pencil's multipliers must be rows of 17 integers >= 0, the last > 0"]
     errors += _count_errors(p, n, value, middle, certificate.get("arrangements") or [], most,
-                            below, split)  # fmt: skip
+                            below, split, multipliers)  # fmt: skip
     for t in range(theta + 1, top + 1):
-        for quad in sorted(middle_quadruples(p, n, t, most, below, value, split)):
+        for quad in sorted(middle_quadruples(p, n, t, most, below, value, split, multipliers)):
             if not any(_covers(f, ceiling, quad) for f, ceiling in forced.get(t, [])):
                 errors.append(f"{name}: no program of t = {t} covers the pencil types {quad}")
-    worst, where = largest_pencil_bound(p, n, top, most, below, value, split)
+    worst, where = largest_pencil_bound(p, n, top, most, below, value, split, multipliers)
     if where is not None:
         errors.append(f"{name}: two hyperplanes above {top} allow {worst} sets (cells {where})")
     return errors
