@@ -68,8 +68,9 @@ For AG(5,3) the two cases prove M(140..143), where the witness is a full 4-flat 
 (the largest pencil bound is that of H ∪ H' full plus a few cards, the same configurations seen
 from another pencil): they meet exactly at the witness. The middle case adds M(144..146) and
 M(161); with split maxima (:mod:`setlab.extremal.splitmax`: a hyperplane bounded through its
-three cells, the middle case sharpened by them too) the split proves M(147) and M(163) as well,
-and gives the upper bound of every other M(n) it lowers (n = 148..160, 164, 175, 180, 181).
+three cells, the middle case sharpened by them too) the split proves M(147) and M(163) as well;
+with the triangles and four values of t, M(148), M(160) and M(164..167) too, and it gives the
+upper bound of every other M(n) it lowers (n = 149..159, 168..172, 175, 180, 181).
 """
 
 from __future__ import annotations
