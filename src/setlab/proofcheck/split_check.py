@@ -201,8 +201,12 @@ def _weighed(multipliers: np.ndarray, inside: np.ndarray, across: np.ndarray, he
     others = np.array([[int(line // 3 != k) for k in range(4)] for line in range(12)])
     y = np.maximum(0, d[:, None] - w @ holds)  # each cell covered d times in all
     z = np.maximum(0, d[:, None] - w - v @ others.T)  # each line's across sets likewise
-    total = inside @ y.T + across @ z.T + held @ w.T + crossing @ v.T  # (K, rows)
-    return (total // d[None, :]).min(axis=1)
+    out = np.empty(len(inside), dtype=np.int64)
+    for at in range(0, len(inside), 1 << 14):  # (patterns, rows) a chunk at a time: memory
+        part = slice(at, at + (1 << 14))
+        total = inside[part] @ y.T + across[part] @ z.T + held[part] @ w.T + crossing[part] @ v.T
+        out[part] = (total // d[None, :]).min(axis=1)
+    return out
 
 
 def _multipliers(rows: object) -> np.ndarray | None:
