@@ -686,6 +686,30 @@ def test_middle_quadruples_only_grow_with_the_split_maxima(case, seed):
     assert found[0] != plain
 
 
+@given(
+    st.sampled_from([(25, 10, 72), (26, 10, 82), (27, 10, 93), (29, 11, 93), (32, 12, 114)]),
+    st.integers(0, 2**32 - 1),
+)
+@settings(max_examples=10, deadline=None)
+def test_the_middle_case_kept_for_looser_split_maxima_lists_a_fresh_search(case, seed):
+    # The process keeps a middle case's pencils and, for a sharper table of split maxima,
+    # filters them instead of searching again: none, then the exact S of AG(3,3) raised at
+    # random, then S itself, each listed after the looser one was kept and again with nothing
+    # kept.
+    cards, t, value = case
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    exact = _exact_split_maxima_of_ag33()
+    rng = np.random.default_rng(seed)
+    raised = {split: v + int(rng.integers(0, 3)) for split, v in exact.items()}
+    split_module._PENCILS.clear()
+    middle_patterns(4, cards, t, most, below, value)
+    for maxima in (raised, exact):
+        table = split_table(2, maxima)
+        kept = middle_patterns(4, cards, t, most, below, value, table)
+        split_module._PENCILS.clear()
+        assert kept == middle_patterns(4, cards, t, most, below, value, table)
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(20, 60), st.integers(0, 12), st.integers(0, 6), st.booleans(), st.data())
 def test_the_pruned_pencil_searches_agree_with_the_checkers_full_enumeration(
@@ -730,7 +754,6 @@ def test_a_middle_case_the_guide_cannot_close_searches_no_split_maximum(monkeypa
             return 6
 
     monkeypatch.setattr(split_module, "_remembered_split_maximum", search)
-    monkeypatch.setattr(split_module, "_hopeful_tops", lambda *args: [8])
     exact = _exact_split_maxima_of_ag33()
     assert exact[3, 3, 2] == 8
     for guess, expected in ((7, []), (5, [(3, 3, 2)])):
@@ -746,7 +769,7 @@ def test_a_middle_case_the_guide_cannot_close_searches_no_split_maximum(monkeypa
 
         monkeypatch.setattr(split_module, "_cover_middle", cover)
         searched.clear()
-        found = split_module._sharpened_split(4, 20, 47, TABLE_3, PLANE, Optima(), guide, {}, None)
+        found = split_module._sharpened_split(4, 20, 47, TABLE_3, PLANE, Optima(), [8], guide, {})
         assert found is None and left == [7]
         assert searched == expected
 
@@ -791,6 +814,7 @@ def forced_solves(monkeypatch):
     and CP-SAT), with the per-process caches of the forced programs emptied first."""
     split_module._forced_refutation.cache_clear()
     split_module._forced_infeasible.cache_clear()
+    split_module._FEASIBLE.clear()
     solved = []
     real = split_module.prove_max_bound
 
@@ -839,6 +863,33 @@ def test_a_middle_case_left_open_builds_no_records(forced_solves):
             prove_max_bound(4, 19, 40, TABLE_3, big=8, forced=quad, ceiling=max(map(max, quad)))
             is None
         )
+
+
+def test_a_forced_program_found_feasible_is_not_solved_again_for_fewer_sets(monkeypatch):
+    # M_4(19) = 41, so the middle case at t = 8 leaves quadruples whose programs admit 40
+    # sets; found so, each admits 39 and 38 without HiGHS being asked again, as HiGHS says
+    # when asked afresh.
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    known = tuple(sorted(TABLE_3.items()))
+    quads = middle_types(4, 19, 8, most, below, 39)
+    left = split_module._cover_middle(4, 19, 40, TABLE_3, 8, quads, records=False)[1]
+    assert left
+    real, solves = split_module.solve_highs, []
+
+    def solve(*args, **kwargs):
+        solves.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(split_module, "solve_highs", solve)
+    for threshold in (39, 38):
+        assert not any(split_module._forced_infeasible(4, 19, threshold, known, 8, quad, False)
+                       for quad in left)  # fmt: skip
+    assert solves == []
+    split_module._forced_infeasible.cache_clear()
+    split_module._FEASIBLE.clear()
+    assert not any(split_module._forced_infeasible(4, 19, 39, known, 8, quad, False)
+                   for quad in left)  # fmt: skip
+    assert len(solves) >= len(left)
 
 
 def test_a_split_whose_later_middle_case_fails_builds_no_records(monkeypatch, forced_solves):

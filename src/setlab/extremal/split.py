@@ -343,11 +343,12 @@ def _held_with_part(hyperplane):  # pragma: no cover - compiled
 
 @nb.njit(cache=True)
 def _cell_patterns(
-    rows, columns, top, floor, across1, hyperplane, by_part, out
+    rows, columns, top, floor, across1, hyperplane, by_part, out, first=-1
 ):  # pragma: no cover - compiled
     # Every nine cell sizes in [0, top] whose rows hold rows[0..2] and columns columns[0..2]
     # points and whose row class and column class may each hold more than floor sets, into
-    # out; returns how many. Cells 0, 1, 3, 4 fix the other five.
+    # out, cell 0 at most first where first >= 0; returns how many. Cells 0, 1, 3, 4 fix the
+    # other five.
     #
     # The pruning rule. A class holds at most the sets inside its three hyperplanes, each at
     # most hyperplane[its cells], plus its across bound across1 (the class bound of
@@ -361,7 +362,8 @@ def _cell_patterns(
     c0, c1, c2 = columns[0], columns[1], columns[2]
     across_rows, across_columns = across1[row0, r1], across1[c0, c1]
     k = 0
-    for s0 in range(max(0, row0 - 2 * top, c0 - 2 * top), min(top, row0, c0) + 1):
+    last = min(top, row0, c0) if first < 0 else min(top, row0, c0, first)
+    for s0 in range(max(0, row0 - 2 * top, c0 - 2 * top), last + 1):
         for s1 in range(max(0, row0 - s0 - top), min(top, row0 - s0, c1) + 1):
             s2 = row0 - s0 - s1
             row_0 = hyperplane[s0, s1, s2] + across_rows
@@ -713,7 +715,7 @@ def middle_types(
     []
     """
     found = _middle_pencils(properties, cards, t, most, most_below, value, split_most)
-    return sorted({_quadruple(row) for row in found})
+    return [_quadruple(row) for row in np.unique(found[:, :12], axis=0)]
 
 
 def middle_patterns(
@@ -781,28 +783,53 @@ def meeting_bound(
     (3, None)
     """
     tables = _tables(properties, cards, most, most_below, split_most)
-    below, _, across1, hyperplane, cap = tables
-    by_part = _held_with_part(hyperplane)
-    top = len(below) - 1
+    cap = tables[-1]
     allowed = np.zeros_like(cap, dtype=bool)  # classes with no hyperplane above the ceiling
     for h0, h1 in zip(*np.nonzero(cap >= 0), strict=True):
         allowed[h0, h1] = max(h0, h1, cards - h0 - h1) <= ceiling
-    margins = [np.array([a, b, cards - a - b], dtype=np.int64)
-               for a in range(low, ceiling + 1) for b in range(a + 1)
-               if 0 <= cards - a - b <= a and allowed[a, b] and cap[a, b] > value]  # fmt: skip
-    cells = np.empty(((top + 1) ** 4, 9), np.int64)
-    least = None
-    for rows, columns in itertools.product(margins, repeat=2):
-        if min(cap[rows[0], rows[1]], cap[columns[0], columns[1]]) <= value:
-            continue
-        count = _cell_patterns(rows, columns, top, value, across1, hyperplane, by_part, cells)
-        for pattern in cells[:count]:
-            if least is not None and pattern[0] >= least:
-                continue
-            if not _classes_allowed(pattern, PLANE, allowed):
-                continue
-            if _pattern_bound(pattern, PLANE, *tables[:4], MULTIPLIERS, value) > value:
-                least = int(pattern[0])
+    with interrupts_held():
+        least = _least_meeting(cards, value, low, ceiling, allowed, PLANE, MULTIPLIERS, *tables)
+    return None if least < 0 else int(least)
+
+
+@nb.njit(cache=True)
+def _least_meeting(
+    n, value, low, ceiling, allowed, plane, weights, below, across2, across1, hyperplane, cap
+):  # pragma: no cover - compiled
+    # meeting_bound's search: the least cell 0 over the patterns of two classes of allowed
+    # types (allowed[h0, h1]: no part above the ceiling), each with its largest part, row 0
+    # and column 0, between low and the ceiling, whose bound passes value; -1 when there is
+    # none. A class whose cap (the most sets inside its hyperplanes plus across) is at most
+    # value cannot be either, and a pattern whose cell 0 is not below the least found so far
+    # cannot lower it, so its bound is not formed.
+    top = below.shape[0] - 1
+    cells = np.empty(((top + 1) ** 4, 9), np.int64)  # unset, as in _largest
+    by_part = _held_with_part(hyperplane)
+    margins = np.zeros(((ceiling + 1) ** 2, 3), np.int64)
+    m = 0
+    for a in range(low, ceiling + 1):
+        for b in range(a + 1):
+            c = n - a - b
+            if 0 <= c <= a and allowed[a, b] and cap[a, b] > value:
+                margins[m, 0], margins[m, 1], margins[m, 2] = a, b, c
+                m += 1
+    least = -1
+    for i in range(m):
+        for j in range(m):
+            if least == 0:
+                return least
+            count = _cell_patterns(margins[i], margins[j], top, value, across1, hyperplane,
+                                   by_part, cells, least - 1)  # fmt: skip
+            for k in range(count):
+                s = cells[k]
+                if least >= 0 and s[0] >= least:
+                    continue
+                if not _classes_allowed(s, plane, allowed):
+                    continue
+                if _pattern_bound(
+                    s, plane, below, across2, across1, hyperplane, weights, value
+                ) > value:
+                    least = s[0]
     return least
 
 
@@ -821,16 +848,46 @@ def _middle_pencils(
     split_most: np.ndarray | None = None,
 ) -> np.ndarray:
     """The distinct rows of the kernel :func:`_middle_types` over every size of row 0: four
-    class types and nine cells per pencil of the middle case at t past ``value``."""
-    flat = deck_size(properties - 1)
-    if not 0 <= t <= flat:
-        return np.zeros((0, 21), dtype=np.int64)
+    class types and nine cells per pencil of the middle case at t past ``value``; from
+    :data:`_PENCILS` where it has them or rows they are among."""
     tables = _tables(properties, cards, most, most_below, split_most)
+    hyperplane = tables[3]
+    case = (properties, cards, t, tuple(map(int, most)), tuple(map(int, most_below)), value)
+    kept = _PENCILS.pop(case, [])
+    _PENCILS[case] = kept  # the newest case last
+    for looser, rows in kept:
+        if np.array_equal(looser, hyperplane):
+            return rows
+    rows = next((rows for looser, rows in kept if (hyperplane <= looser).all()), None)
+    if rows is not None:  # a sharper table: those of its rows that still pass
+        with interrupts_held():
+            found = rows[_passing(rows[:, 12:], value, PLANE, MULTIPLIERS, *tables[:4])]
+    else:
+        found = _enumerate_middle(cards, t, value, tables)
+    found.flags.writeable = False  # kept, and handed out again
+    kept.insert(0, (hyperplane, found))
+    del kept[_KEPT_TABLES:]
+    while len(_PENCILS) > 1 and _kept_bytes() > _KEPT_BYTES:  # the oldest case goes
+        del _PENCILS[next(iter(_PENCILS))]
+    return found
+
+
+def _kept_bytes() -> int:
+    """The bytes of the rows :data:`_PENCILS` keeps."""
+    return sum(rows.nbytes for kept in _PENCILS.values() for _, rows in kept)
+
+
+def _enumerate_middle(cards: int, t: int, value: int, tables: tuple[np.ndarray, ...]) -> np.ndarray:
+    """:func:`_middle_pencils` by the kernel, row 0 size by size."""
+    flat = tables[-1].shape[0] - 1
+    small = np.min_scalar_type(flat)  # the rows kept as bytes where sizes fit
+    if not 0 <= t <= flat:
+        return np.zeros((0, 21), dtype=small)
     allowed = tables[-1] >= 0
     diagonal = allowed.copy()
     for h0, h1 in itertools.product(range(flat + 1), repeat=2):
         diagonal[h0, h1] &= max(h0, h1, cards - h0 - h1) <= t
-    found = [np.zeros((0, 21), dtype=np.int64)]
+    found = [np.zeros((0, 21), dtype=small)]
     out = np.zeros((1 << 16, 21), dtype=np.int64)
     for row0 in range(t, min(flat, cards) + 1):
         while True:
@@ -840,8 +897,39 @@ def _middle_pencils(
             if count >= 0:
                 break
             out = np.zeros((2 * len(out), 21), dtype=np.int64)
-        found.append(np.unique(out[:count], axis=0))
+        found.append(np.unique(out[:count].astype(small), axis=0))
     return np.concatenate(found)
+
+
+# The walk of split_upper_bound meets the same middle case again and again: each top the
+# sharpening tries runs t = theta + 1, theta + 2, ... anew, the count of big classes walks the
+# case again after each pair it refutes, and the count follows the sharpening at the same
+# target. And where the split maxima were sharpened in between, the pencils past the value are
+# among those of the looser table: a pattern's bound does not grow as a hyperplane's bound
+# shrinks (its multipliers are nonnegative), and the kernel's pruning only drops patterns at
+# most the value. So the process keeps each case's rows for the last few tables
+# (_KEPT_TABLES; a table's effective hyperplane bounds, at most those of the table kept, say
+# which rows to filter), as bytes (sizes up to 3^(P-1) <= 255 for P <= 6), and the newest
+# cases while they take at most _KEPT_BYTES (n = 152 of AG(5,3) has 1.1 million rows at t =
+# 66, 2.3 million at t = 65).
+_PENCILS: dict[tuple[Any, ...], list[tuple[np.ndarray, np.ndarray]]] = {}
+_KEPT_TABLES = 3
+_KEPT_BYTES = 1 << 27
+
+
+@nb.njit(cache=True)
+def _passing(
+    patterns, value, plane, weights, below, across2, across1, hyperplane
+):  # pragma: no cover - compiled
+    # Which patterns' bounds pass value (the patterns as bytes, each copied to integers).
+    passing = np.zeros(patterns.shape[0], np.bool_)
+    s = np.zeros(9, np.int64)
+    for i in range(patterns.shape[0]):
+        s[:] = patterns[i]
+        passing[i] = _pattern_bound(
+            s, plane, below, across2, across1, hyperplane, weights, value
+        ) > value
+    return passing
 
 
 def _tables_for(
@@ -1255,11 +1343,13 @@ def split_upper_bound(
     # alone the count at 2505 needs more than COUNT_PROGRAMS; sharpened first, 2505 and 2504).
     exhaustive: dict[tuple[int, int, int], int] = {}  # split maxima bounded so far, for all steps
     while guide is not None and best > lower and properties - 2 <= 3:
+        tops = _hopeful_tops(properties, cards, best - 1, known_max, known_below, optima, guide)
         step = _sharpened_split(
-            properties, cards, best - 1, known_max, known_below, optima, guide, exhaustive, store
+            properties, cards, best - 1, known_max, known_below, optima, tops, guide, exhaustive,
+            store,
         ) or _counted_split(
-            properties, cards, best - 1, known_max, known_below, optima, guide, exhaustive
-        )
+            properties, cards, best - 1, known_max, known_below, optima, tops, exhaustive
+        )  # fmt: skip
         if step is None:
             break
         best, steps = best - 1, [*steps, step]
@@ -1446,6 +1536,7 @@ def _sharpened_split(
     known_max: dict[int, int],
     known_below: dict[int, int],
     optima: _Optima,
+    tops: Sequence[int],
     guide: Mapping[tuple[int, int, int], int],
     exhaustive: dict[tuple[int, int, int], int],
     store: Store | None = None,
@@ -1459,7 +1550,8 @@ def _sharpened_split(
     ``guide`` says where it may pay: its values are counts of configurations, at most S, so
     where the guide is not below a hyperplane's bound no exhaustive bound is either, and where
     the pencils above top pass the target even with the guide's values they pass it with any
-    bound there can be (that top is skipped unsearched). At a top that may close, the loop is:
+    bound there can be (that top is skipped unsearched: ``tops`` are the others,
+    :func:`_hopeful_tops`). At a top that may close, the loop is:
     take a pattern past the target, bound exhaustively the split maxima of its hyperplanes that
     the guide says may drop, and search again, until no pattern passes or no hyperplane of the
     pattern can drop, or :data:`SHARPEN_LIMIT` is reached. Then the middle case runs with the
@@ -1518,7 +1610,7 @@ def _sharpened_split(
         patterns = middle_patterns(properties, cards, t, most, most_below, target, table, quads)
         return useful() if sharpen(patterns) else {}
 
-    for top in _hopeful_tops(properties, cards, target, known_max, known_below, optima, guide):
+    for top in tops:
         largest, pattern = pencils(top, split_table(properties - 2, exhaustive))
         while largest > target and pattern is not None and sharpen([pattern]):
             largest, pattern = pencils(top, split_table(properties - 2, exhaustive))
@@ -1538,13 +1630,13 @@ def _counted_split(
     known_max: dict[int, int],
     known_below: dict[int, int],
     optima: _Optima,
-    guide: Mapping[tuple[int, int, int], int],
+    tops: Sequence[int],
     exhaustive: dict[tuple[int, int, int], int],
 ) -> _Decided | None:
     """The split HiGHS's verdicts close for M(n) <= target with the split maxima bounded so
     far (``exhaustive``, none added) and the count of big classes for the quadruples the middle
-    case leaves (:func:`_count_refutation`), or None: at the first top whose pencils stay at
-    most the target."""
+    case leaves (:func:`_count_refutation`), or None: at the first of ``tops``
+    (:func:`_hopeful_tops`) whose pencils stay at most the target."""
     theta = optima.largest_below(target + 1)
     if theta is None:
         return None
@@ -1569,7 +1661,7 @@ def _counted_split(
         found = {quad: pairs[pair_of[quad]] or refuted(quad) for quad in quads}
         return {} if None in found.values() else found
 
-    for top in _hopeful_tops(properties, cards, target, known_max, known_below, optima, guide):
+    for top in tops:
         pencils = two_big_hyperplanes(properties, cards, top, most, most_below, floor=target,
                                       cutoff=target, split_most=table)  # fmt: skip
         if pencils[0] <= target:
@@ -1780,7 +1872,7 @@ def _cover_walk(
 # solved once per process (the keys hold every input, n among them).
 
 
-@functools.lru_cache(maxsize=1 << 14)
+@functools.lru_cache(maxsize=1 << 16)
 def _forced_infeasible(
     properties: int,
     cards: int,
@@ -1793,11 +1885,38 @@ def _forced_infeasible(
 ) -> bool:
     """Whether HiGHS finds the middle case's program at t with ``forced`` class types
     (:func:`cover_middle_case`) infeasible, or its LP relaxation if ``relaxed``; ``known`` is
-    ``known_max`` as sorted items; ``count``: the row of the count of big classes, if any."""
+    ``known_max`` as sorted items; ``count``: the row of the count of big classes, if any.
+
+    An integer program whose LP relaxation is infeasible is infeasible too, and HiGHS decides
+    the relaxation some three times sooner (n = 148 of AG(5,3): 3.4 ms against 11.6 ms for
+    the forced programs of the middle case, nearly all of them refuted by the relaxation), so
+    the relaxation is asked first.
+
+    And a program is the same for every threshold but its row L >= threshold, so one HiGHS
+    found feasible stays feasible for every smaller threshold: the walk of
+    :func:`split_upper_bound` goes down one target at a time and meets the quadruples each
+    target left again at the next (:data:`_FEASIBLE`). Where HiGHS does not decide within its
+    time, the program counts as not refuted, as before, but nothing is kept."""
+    if not relaxed and _forced_infeasible(properties, cards, threshold, known, t, forced, True,
+                                          count):  # fmt: skip
+        return True
+    case = (properties, cards, known, t, forced, relaxed, count)
+    if _FEASIBLE.get(case, -1) >= threshold:
+        return False
     ceiling = max(max(kind) for kind in forced)
     program = slice_program(properties, cards, threshold, degree_bound(properties, cards),
                             dict(known), None, t, forced_types(forced), ceiling, count)  # fmt: skip
-    return solve_highs(program, relaxed=relaxed)[0] == "infeasible"
+    status = solve_highs(program, relaxed=relaxed)[0]
+    if status == "feasible":
+        if len(_FEASIBLE) >= 1 << 16:
+            _FEASIBLE.clear()
+        _FEASIBLE[case] = max(threshold, _FEASIBLE.get(case, -1))
+    return status == "infeasible"
+
+
+_FEASIBLE: dict[tuple[Any, ...], int] = {}
+"""The largest threshold at which HiGHS found each forced program (all but its threshold)
+feasible, for :func:`_forced_infeasible`."""
 
 
 @functools.lru_cache(maxsize=1 << 14)
