@@ -671,43 +671,25 @@ def _exact_split_maxima_of_ag33() -> dict[tuple[int, int, int], int]:
 def test_middle_quadruples_only_grow_with_the_split_maxima(case, seed):
     # The guide's gate rests on this: a quadruple past the value with split maxima S stays past
     # it with any larger bounds (here the exact S of AG(3,3), S raised at random, and none).
-    # The cases are ones where the exact S removes quadruples the others leave.
-    cards, t, value = case
-    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
-    exact = _exact_split_maxima_of_ag33()
-    rng = np.random.default_rng(seed)
-    raised = {split: v + int(rng.integers(0, 3)) for split, v in exact.items()}
-    found = [
-        set(middle_types(4, cards, t, most, below, value, split_most=split_table(2, maxima)))
-        for maxima in (exact, raised)
-    ]
-    plain = set(middle_types(4, cards, t, most, below, value))
-    assert found[0] <= found[1] <= plain
-    assert found[0] != plain
-
-
-@given(
-    st.sampled_from([(25, 10, 72), (26, 10, 82), (27, 10, 93), (29, 11, 93), (32, 12, 114)]),
-    st.integers(0, 2**32 - 1),
-)
-@settings(max_examples=10, deadline=None)
-def test_the_middle_case_kept_for_looser_split_maxima_lists_a_fresh_search(case, seed):
-    # The process keeps a middle case's pencils and, for a sharper table of split maxima,
-    # filters them instead of searching again: none, then the exact S of AG(3,3) raised at
-    # random, then S itself, each listed after the looser one was kept and again with nothing
-    # kept.
+    # The cases are ones where the exact S removes quadruples the others leave. So does the
+    # process's keeping of the middle case: for a sharper table it filters the pencils of the
+    # looser one instead of searching again, and lists what a search with nothing kept lists.
     cards, t, value = case
     most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
     exact = _exact_split_maxima_of_ag33()
     rng = np.random.default_rng(seed)
     raised = {split: v + int(rng.integers(0, 3)) for split, v in exact.items()}
     split_module._PENCILS.clear()
-    middle_patterns(4, cards, t, most, below, value)
-    for maxima in (raised, exact):
+    plain = set(middle_types(4, cards, t, most, below, value))
+    found = []
+    for maxima in (raised, exact):  # each at most the one before
         table = split_table(2, maxima)
         kept = middle_patterns(4, cards, t, most, below, value, table)
+        found.append(set(middle_types(4, cards, t, most, below, value, split_most=table)))
         split_module._PENCILS.clear()
         assert kept == middle_patterns(4, cards, t, most, below, value, table)
+    assert found[1] <= found[0] <= plain
+    assert found[1] != plain
 
 
 @settings(max_examples=25, deadline=None)
