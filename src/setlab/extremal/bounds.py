@@ -147,6 +147,7 @@ def slice_program(
     forced: Iterable[tuple[int, int, int]] = (),
     ceiling: int | None = None,
     count: tuple[int, int] | None = None,
+    cells: int | None = None,
 ) -> SliceProgram:
     """The integer program whose integer points are the class profiles with low <= L <= high.
 
@@ -163,7 +164,14 @@ def slice_program(
     column (the middle case knows the largest hyperplane of all). With ``count`` = (h, k) one
     row last: at most k classes have a part of h or more (sum of x_t over the types with a >= h
     is at most k; the split's count of big classes, :func:`setlab.extremal.split.
-    meeting_bound`).
+    meeting_bound`). With ``cells`` = I the four ``forced`` types are those of one pencil's
+    classes (the four classes of hyperplanes through one (P-2)-flat W) and the lines of S
+    inside the nine translates of W, its cells, number at most I: such a line lies inside a
+    hyperplane of all four classes, a line meeting three cells inside one of them, so those
+    classes hold 4 I(cells) + X = 3 I(cells) + L lines inside their hyperplanes, and the row
+    "inside" takes that for their four types' M_{P-1} bounds: sum_t x_t M(t) - (K1 - 1) L >=
+    sum of the four types' M(t) - 3 I (the split's middle case, :func:`setlab.extremal.split.
+    middle_cells`).
 
     Examples
     --------
@@ -174,6 +182,7 @@ def slice_program(
     >>> forced.rows[-2:]  # two classes 6 6 0 (no column: none has 14 sets) and 4 4 4
     (((), 1, None), (((16, 1),), 2, None))
     """
+    forced = [tuple(kind) for kind in forced]
     flat = deck_size(properties - 1)
     c = class_count(properties)
     k1 = classes_through_direction(properties, 1)
@@ -244,6 +253,13 @@ def slice_program(
         heavy = tuple((i, 1) for i, (name, _, _) in enumerate(variables)
                       if name.startswith("x_") and _part(name) >= part)  # fmt: skip
         rows.append((heavy, None, most))
+    if cells is not None:
+        kinds = list(forced)
+        if len(kinds) != 4:
+            raise SetlabError(f"a bound on the cells needs one pencil's four types, got {kinds}")
+        held = sum(maxima[s] for kind in kinds for s in kind)
+        inside = tuple((i, v + 1 if i == 0 else v) for i, v in inside_high)  # L: -(K1 - 1)
+        rows[3] = (inside, held - 3 * cells, None)
     return SliceProgram(tuple(variables), tuple(rows))
 
 
@@ -483,9 +499,11 @@ def _refute_range(
     forced: Iterable[tuple[int, int, int]] = (),
     ceiling: int | None = None,
     count: tuple[int, int] | None = None,
+    cells: int | None = None,
 ) -> dict | None:
     """A proof record that no n-card S has low <= sets(S) <= high, or None (``big``, ``forced``,
-    ``ceiling``, ``count``: the programs of the split's cases, recorded under these names)."""
+    ``ceiling``, ``count``, ``cells``: the programs of the split's cases, recorded under these
+    names)."""
     forced = forced_types(forced)
     if not 0 <= cards <= deck_size(properties):
         raise SetlabError(f"AG({properties},3) has {deck_size(properties)} cards, not {cards}")
@@ -501,11 +519,12 @@ def _refute_range(
         **({"forced": forced} if forced else {}),
         **({} if ceiling is None else {"ceiling": ceiling}),
         **({} if count is None else {"count": list(count)}),
+        **({} if cells is None else {"cells": cells}),
     }
     if low > high:
         return {**base, "method": "counting", "model_sha256": None, "statuses": {}}
     program = slice_program(
-        properties, cards, low, high, known_max, known_min, big, forced, ceiling, count
+        properties, cards, low, high, known_max, known_min, big, forced, ceiling, count, cells
     )
     if mps_path:
         write_mps(program, mps_path)
@@ -537,6 +556,7 @@ def prove_max_bound(
     forced: Iterable[tuple[int, int, int]] = (),
     ceiling: int | None = None,
     count: tuple[int, int] | None = None,
+    cells: int | None = None,
 ) -> dict | None:
     """Proof record refuting "some n-card configuration of AG(P,3) has >= threshold sets".
 
@@ -550,7 +570,8 @@ def prove_max_bound(
     its own; the near-cap search is then not tried); with ``forced`` class types only those in
     which classes of these types occur, with ``ceiling`` those with no hyperplane above it
     (the split's middle case), with ``count`` = (h, k) those where at most k classes have a
-    part of h or more (the count of big classes).
+    part of h or more (the count of big classes), with ``cells`` those whose forced types are
+    one pencil's and whose cells hold at most that many lines (:func:`slice_program`).
 
     Examples
     --------
@@ -567,8 +588,9 @@ def prove_max_bound(
     high = degree_bound(properties, cards)
     forced = forced_types(forced)
     record = _refute_range(
-        properties, cards, threshold, high, known_max, None, mps_path, big, forced, ceiling, count
-    )
+        properties, cards, threshold, high, known_max, None, mps_path, big, forced, ceiling, count,
+        cells,
+    )  # fmt: skip
     if record is not None:
         record["claim"] = f"max <= {threshold - 1}"
         return record
@@ -637,8 +659,9 @@ def _check_range_record(record: dict) -> bool:
     count = record.get("count")
     count = None if count is None else (int(count[0]), int(count[1]))
     program = slice_program(
-        properties, cards, low, high, known_max, known_min, big, forced, ceiling, count
-    )
+        properties, cards, low, high, known_max, known_min, big, forced, ceiling, count,
+        record.get("cells"),
+    )  # fmt: skip
     if program.digest() != record["model_sha256"]:
         return False
     other = "cp-sat" if record.get("found_by") == "highs" else "highs"
@@ -651,6 +674,7 @@ def verify_max_bound(
     forced: Iterable[tuple[int, int, int]] = (),
     ceiling: int | None = None,
     count: tuple[int, int] | None = None,
+    cells: int | None = None,
 ) -> bool:
     """Re-check a proof record of :func:`prove_max_bound` or :func:`prove_min_bound`.
 
@@ -661,7 +685,8 @@ def verify_max_bound(
     restricted program (``"big"`` in it) passes only when ``big`` names the same theta: alone it
     bounds nothing (:func:`setlab.extremal.split.verify_split_bound` pairs it with its other
     cases); likewise a record with ``"forced"`` types or a ``"ceiling"`` only when ``forced``
-    and ``ceiling`` name the same, and a record with a ``"count"`` only when ``count`` does.
+    and ``ceiling`` name the same, and a record with a ``"count"`` (``"cells"``) only when
+    ``count`` (``cells``) does.
 
     Examples
     --------
@@ -676,6 +701,8 @@ def verify_max_bound(
     if record.get("ceiling") != ceiling:
         return False
     if record.get("count") != (None if count is None else list(count)):
+        return False
+    if record.get("cells") != cells:
         return False
     if record["method"] == "near-cap":
         return claim == f"min >= {int(record['threshold']) + 1}" and verify_near_caps(record)

@@ -367,6 +367,7 @@ def farkas_certificate(
     forced: Iterable[tuple[int, int, int]] = (),
     ceiling: int | None = None,
     count: tuple[int, int] | None = None,
+    cells: int | None = None,
 ) -> dict[str, Any] | None:
     """An exact certificate that no n cards of AG(P,3) hold more than ``bound`` sets ("max") or
     fewer than ``bound`` ("min"), for the program of :func:`~setlab.extremal.bounds.slice_program`.
@@ -394,6 +395,10 @@ def farkas_certificate(
     count
         (h, k): refute only the configurations in which at most k classes have a part of h or
         more (``"count"`` in the certificate; the split's count of big classes).
+    cells
+        Refute only the configurations in which the four ``forced`` types are one pencil's
+        and its nine cells hold at most ``cells`` lines (``"cells"`` in the certificate; the
+        split's middle case, :func:`~setlab.extremal.bounds.slice_program`).
 
     Returns
     -------
@@ -432,11 +437,12 @@ def farkas_certificate(
         **({"forced": forced} if forced else {}),
         **({} if ceiling is None else {"ceiling": ceiling}),
         **({} if count is None else {"count": list(count)}),
+        **({} if cells is None else {"cells": cells}),
     }
     if low > high:
         return {"kind": "empty", **head}
     program = slice_program(
-        properties, cards, low, high, known_max, known_min, big, forced, ceiling, count
+        properties, cards, low, high, known_max, known_min, big, forced, ceiling, count, cells
     )
     if solve_highs(program)[0] == "feasible":  # an integer point in the range: no tree exists
         return None
@@ -480,7 +486,7 @@ def record_program(record: dict[str, Any]) -> tuple[SliceProgram, str]:
     low, high = program_range(claim["properties"], claim["cards"], claim["sense"], claim["bound"])
     program = slice_program(claim["properties"], claim["cards"], low, high, claim["known_max"],
                             claim["known_min"], claim["big"], forced_types(claim["forced"]),
-                            claim["ceiling"], claim["count"])  # fmt: skip
+                            claim["ceiling"], claim["count"], claim["cells"])  # fmt: skip
     return program, claim["sense"]
 
 
@@ -499,4 +505,5 @@ def _record_claim(record: dict[str, Any]) -> dict[str, Any]:
         "forced": record.get("forced") or [],
         "ceiling": record.get("ceiling"),
         "count": None if record.get("count") is None else tuple(record["count"]),
+        "cells": record.get("cells"),
     }

@@ -108,11 +108,14 @@ from setlab.kernels import interrupts_held
 from setlab.store import Store, job_digest
 
 __all__ = [
+    "FAR_LINES",
     "MIDDLE_SPAN",
     "SHARPEN_LIMIT",
+    "cells_bound",
     "cover_middle_case",
     "covers",
     "meeting_bound",
+    "middle_cells",
     "middle_patterns",
     "middle_types",
     "pencil_bound",
@@ -752,6 +755,101 @@ def middle_patterns(
     return [list(cells) for cells in sorted(patterns)]
 
 
+def _far_lines() -> np.ndarray:
+    """(6, 12): for each two classes of the plane, 1 on their four lines that miss cell 0."""
+    rows = []
+    for pair in itertools.combinations(range(4), 2):
+        rows.append([int(line // 3 in pair and 0 not in PLANE[line]) for line in range(12)])
+    return np.array(rows, dtype=np.int64)
+
+
+FAR_LINES = _far_lines()
+
+
+def cells_bound(
+    patterns: np.ndarray, tables: tuple[np.ndarray, ...], threshold: int
+) -> np.ndarray:
+    """The most lines inside the nine cells of each pattern (rows of cell sizes) when its
+    pencil holds ``threshold`` lines or more; ``tables`` as :func:`_tables` makes them.
+
+    I = sum_c I(c) is at most sum_c M_{P-2}(s_c). And L >= threshold bounds it more: take two
+    classes of the plane and their four lines that miss cell 0 (:data:`FAR_LINES`). Each such
+    line's hyperplane holds its cells' inside lines and its across lines, at most H_l; the
+    other eight lines' across lines number at most A_l; and the cells the four lines miss or
+    meet once are counted twice or once more by M_{P-2}. Every inside line is then counted at
+    least twice and every across line once, so 2 I + X <= R, and with I + X = L >= threshold,
+    I <= R - threshold. On the patterns the middle case of AG(5,3) leaves at n = 177 and 178
+    the least of the six such bounds is the pencil's linear program's own maximum of I.
+
+    Examples
+    --------
+    A full plane of AG(3,3) as row 0, its cells three lines of AG(1,3): of its 12 lines 3 lie
+    inside cells.
+
+    >>> plane = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12]
+    >>> tables = _tables(3, 9, plane, [0, 0, 0, 1])
+    >>> cells_bound(np.array([[3, 3, 3, 0, 0, 0, 0, 0, 0]]), tables, 12).tolist()
+    [3]
+    """
+    below, across2, _, hyperplane, _ = tables
+    holds = np.zeros((12, 9), dtype=np.int64)
+    for line, cells in enumerate(PLANE):
+        holds[line, cells] = 1
+    twice = np.maximum(0, 2 - FAR_LINES @ holds)  # (6, 9): M_{P-2} again for each cell
+    out = np.empty(len(patterns), dtype=np.int64)
+    for at in range(0, len(patterns), 1 << 15):  # a chunk of patterns at a time: memory
+        cells = np.asarray(patterns[at : at + (1 << 15)], dtype=np.int64)
+        parts = cells[:, PLANE]
+        across = across2[parts[..., 0], parts[..., 1], parts[..., 2]]
+        held = hyperplane[parts[..., 0], parts[..., 1], parts[..., 2]]
+        inside = below[cells]
+        rows = inside @ twice.T + across @ (1 - FAR_LINES).T + held @ FAR_LINES.T - threshold
+        out[at : at + len(cells)] = np.minimum(inside.sum(axis=1), rows.min(axis=1))
+    return np.maximum(out, 0)
+
+
+def middle_cells(
+    properties: int,
+    cards: int,
+    t: int,
+    most: Sequence[int],
+    most_below: Sequence[int],
+    value: int,
+    split_most: np.ndarray | None = None,
+) -> dict[tuple[tuple[int, ...], ...], int]:
+    """For each multiset of class types :func:`middle_types` lists (as :func:`_kinds` writes
+    it), the most lines the nine cells of its pencils can hold: the largest
+    :func:`cells_bound` over the patterns past ``value`` of those types.
+
+    The program of a quadruple forces the four types of one pencil; with this bound I on the
+    lines inside its cells the four classes hold at most 3 I + L lines inside their
+    hyperplanes (:func:`~setlab.extremal.bounds.slice_program`'s ``cells``), where the program
+    alone allows each type its M_{P-1} bounds: at n = 177 of AG(5,3) the one quadruple the
+    middle case leaves at t = 73 for 3919 sets, ((73, 53, 51), (73, 53, 51), (61, 59, 57),
+    (61, 61, 55)), has cells of at most 467 lines, and the four classes 3 * 467 + L where the
+    types allow 5384 - L; its program is then infeasible.
+
+    Examples
+    --------
+    The pencils of :func:`middle_types`' example, past 13 lines: row 0 a full plane.
+
+    >>> plane = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12]  # M_2(k)
+    >>> middle_cells(3, 12, 6, plane, [0, 0, 0, 1], 13)
+    {((5, 4, 3), (5, 4, 3), (6, 3, 3), (9, 2, 1)): 3}
+    """
+    found = _middle_pencils(properties, cards, t, most, most_below, value, split_most)
+    tables = _tables(properties, cards, most, most_below, split_most)
+    held = cells_bound(found[:, 12:], tables, value + 1)
+    sizes, where = np.unique(found[:, :12], axis=0, return_inverse=True)
+    most_held = np.zeros(len(sizes), dtype=np.int64)
+    np.maximum.at(most_held, where.ravel(), held)
+    out: dict[tuple[tuple[int, ...], ...], int] = {}
+    for row, value_held in zip(sizes, most_held.tolist(), strict=True):
+        kinds = _kinds(_quadruple(row))
+        out[kinds] = max(out.get(kinds, 0), value_held)
+    return dict(sorted(out.items()))
+
+
 def meeting_bound(
     properties: int,
     cards: int,
@@ -1119,8 +1217,9 @@ def prove_split_bound(
 class _Decided:
     """A split HiGHS's verdicts close, with all its record needs but the CP-SAT solves: P, n
     and the maxima it rests on, the threshold it refutes, theta, top, the pencils above top,
-    the middle case's quadruples for each t, the bounds on split maxima used and the
-    quadruples of each t the count of big classes refutes (:func:`_decide`, :func:`_build`)."""
+    the middle case's quadruples for each t (with the bounds on their pencils' cells where
+    the walk needed them), the bounds on split maxima used and the quadruples of each t the
+    count of big classes refutes (:func:`_decide`, :func:`_build`)."""
 
     properties: int
     cards: int
@@ -1130,7 +1229,7 @@ class _Decided:
     theta: int
     top: int
     pencils: tuple[int, list[int] | None]
-    cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]]]]
+    cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]], dict | None]]
     split_maxima: dict[tuple[int, int, int], int]
     counted: dict[int, dict[tuple[tuple[int, int, int], ...], _Count]] = field(default_factory=dict)
 
@@ -1183,7 +1282,7 @@ def _decide(
         )
     if pencils[0] >= threshold:
         return None
-    cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]]]] = []
+    cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]], dict | None]] = []
     counted: dict[int, dict[tuple[tuple[int, int, int], ...], _Count]] = {}
     for t in range(theta + 1, top + 1):  # each t decided by HiGHS's verdicts (_cover_middle)
         done = counted.setdefault(t, {})
@@ -1192,7 +1291,13 @@ def _decide(
                 properties, cards, t, most, most_below, threshold - 1, split_most=table()
             )
             rest = [quad for quad in quads if quad not in done]
+            cells = None  # the bounds on the pencils' cells, found where a walk needs them
             left = _cover_middle(properties, cards, threshold, known_max, t, rest, False)[1]
+            if left:
+                cells = middle_cells(properties, cards, t, most, most_below, threshold - 1,
+                                     split_most=table())  # fmt: skip
+                left = _cover_middle(properties, cards, threshold, known_max, t, rest, False,
+                                     cells)[1]  # fmt: skip
             if not left:
                 break
             if count is not None:  # the walk stops at the first pair left: count, walk on
@@ -1206,7 +1311,7 @@ def _decide(
             if not sharper:
                 return None
             split_maxima.update(sharper)
-        cases.append((t, quads))
+        cases.append((t, quads, cells))
     return _Decided(properties, cards, known_max, known_below, threshold, theta, top, pencils,
                     cases, split_maxima, counted)  # fmt: skip
 
@@ -1219,10 +1324,10 @@ def _build(decided: _Decided) -> dict[str, Any] | None:
     threshold, theta = decided.threshold, decided.theta
     known = tuple(sorted(known_max.items()))
     middle: list[dict[str, Any]] = []
-    for t, quads in decided.cases:
+    for t, quads, cells in decided.cases:
         counted = decided.counted.get(t, {})
         rest = [quad for quad in quads if quad not in counted]
-        entries, left = _cover_middle(properties, cards, threshold, known_max, t, rest)
+        entries, left = _cover_middle(properties, cards, threshold, known_max, t, rest, True, cells)
         if left:
             return None
         middle += entries
@@ -1360,7 +1465,7 @@ def split_upper_bound(
     return upper, None
 
 
-SPLIT_VERSION = 11
+SPLIT_VERSION = 12
 """Bumped whenever :func:`split_upper_bound` changes what it proves: it names the checkpoints of
 :func:`split_bounds`, so a job interrupted under older code is started afresh."""
 
@@ -1799,11 +1904,13 @@ def _cover_middle(
     t: int,
     quads: Sequence[tuple[tuple[int, int, int], ...]],
     records: bool = True,
+    cells: Mapping[tuple[tuple[int, ...], ...], int] | None = None,
 ) -> tuple[list[dict[str, Any]], list[tuple[tuple[int, int, int], ...]]]:
     """:func:`cover_middle_case`'s programs and the quadruples they leave: at the first pair
     of types whose programs are not all refuted, its quadruples no program refutes (and no
     programs: a case left open keeps none). Without ``records``, by HiGHS's verdicts alone:
-    no programs, and the quadruples left.
+    no programs, and the quadruples left. With ``cells`` (:func:`middle_cells`), a quadruple
+    whose program is feasible is tried once more with the bound on its pencil's cells.
 
     A program is refuted when HiGHS and CP-SAT both find it infeasible
     (:func:`~setlab.extremal.bounds.prove_max_bound`), and nearly all the time goes to
@@ -1817,15 +1924,25 @@ def _cover_middle(
     """
     known = tuple(sorted(known_max.items()))
 
+    def held(forced: tuple[tuple[int, int, int], ...]) -> int | None:  # its cells' bound
+        return None if cells is None or len(forced) != 4 else cells.get(_kinds(forced))
+
     def relaxed(forced: tuple[tuple[int, int, int], ...]) -> bool:
         return _forced_infeasible(properties, cards, threshold, known, t, forced, relaxed=True)
 
     def infeasible(forced: tuple[tuple[int, int, int], ...]) -> dict[str, Any] | None:
         found = _forced_infeasible(properties, cards, threshold, known, t, forced, relaxed=False)
+        if not found and held(forced) is not None:
+            found = _forced_infeasible(properties, cards, threshold, known, t, forced,
+                                       relaxed=False, cells=held(forced))  # fmt: skip
         return {} if found else None
 
     def refutation(forced: tuple[tuple[int, int, int], ...]) -> dict[str, Any] | None:
-        return _forced_refutation(properties, cards, threshold, known, t, forced)
+        found = _forced_refutation(properties, cards, threshold, known, t, forced)
+        if found is None and held(forced) is not None:
+            found = _forced_refutation(properties, cards, threshold, known, t, forced,
+                                       cells=held(forced))  # fmt: skip
+        return found
 
     if not records:
         return [], _cover_walk(quads, relaxed, infeasible)[1]
@@ -1882,10 +1999,12 @@ def _forced_infeasible(
     forced: tuple[tuple[int, int, int], ...],
     relaxed: bool,
     count: tuple[int, int] | None = None,
+    cells: int | None = None,
 ) -> bool:
     """Whether HiGHS finds the middle case's program at t with ``forced`` class types
     (:func:`cover_middle_case`) infeasible, or its LP relaxation if ``relaxed``; ``known`` is
-    ``known_max`` as sorted items; ``count``: the row of the count of big classes, if any.
+    ``known_max`` as sorted items; ``count``: the row of the count of big classes, if any;
+    ``cells``: the bound on the lines inside the pencil's cells (:func:`middle_cells`), if any.
 
     An integer program whose LP relaxation is infeasible is infeasible too, and HiGHS decides
     the relaxation some three times sooner (n = 148 of AG(5,3): 3.4 ms against 11.6 ms for
@@ -1898,14 +2017,15 @@ def _forced_infeasible(
     target left again at the next (:data:`_FEASIBLE`). Where HiGHS does not decide within its
     time, the program counts as not refuted, as before, but nothing is kept."""
     if not relaxed and _forced_infeasible(properties, cards, threshold, known, t, forced, True,
-                                          count):  # fmt: skip
+                                          count, cells):  # fmt: skip
         return True
-    case = (properties, cards, known, t, forced, relaxed, count)
+    case = (properties, cards, known, t, forced, relaxed, count, cells)
     if _FEASIBLE.get(case, -1) >= threshold:
         return False
     ceiling = max(max(kind) for kind in forced)
     program = slice_program(properties, cards, threshold, degree_bound(properties, cards),
-                            dict(known), None, t, forced_types(forced), ceiling, count)  # fmt: skip
+                            dict(known), None, t, forced_types(forced), ceiling, count,
+                            cells)  # fmt: skip
     status = solve_highs(program, relaxed=relaxed)[0]
     if status == "feasible":
         if len(_FEASIBLE) >= 1 << 16:
@@ -1928,14 +2048,16 @@ def _forced_refutation(
     t: int,
     forced: tuple[tuple[int, int, int], ...],
     count: tuple[int, int] | None = None,
+    cells: int | None = None,
 ) -> dict[str, Any] | None:
     """:func:`~setlab.extremal.bounds.prove_max_bound`'s record refuting the middle case at t
-    with ``forced`` class types (and the row ``count``, if given), or None. No hyperplane of S
+    with ``forced`` class types (and the row ``count``, the bound ``cells`` on the pencil's
+    cells, if given), or None. No hyperplane of S
     is larger than row 0, the largest part of the forced types: that is the ceiling. Callers
     copy the record before keeping it."""
     ceiling = max(max(kind) for kind in forced)
     return prove_max_bound(properties, cards, threshold, dict(known), big=t, forced=forced,
-                           ceiling=ceiling, count=count)  # fmt: skip
+                           ceiling=ceiling, count=count, cells=cells)  # fmt: skip
 
 
 # The count of big classes. Where a quadruple's program stays feasible, it may still need many
@@ -2099,9 +2221,10 @@ def verify_split_bound(record: dict[str, Any]) -> bool:
     programs by the other solver on the same models (:func:`~setlab.extremal.bounds.
     verify_max_bound` with their theta and forced types), the pencils above the pencil theta by
     running :func:`two_big_hyperplanes` again, and for each t of the middle case (between the
-    two thetas) every quadruple of :func:`middle_types` covered by a program of that t; where
-    a program has a count of big classes, its meeting bound found again and its arrangements
-    refuted again.
+    two thetas) every quadruple of :func:`middle_types` covered by a program of that t (one
+    with a bound on its pencil's cells only where :func:`middle_cells` finds no pencil of its
+    types above it); where a program has a count of big classes, its meeting bound found
+    again and its arrangements refuted again.
 
     Examples
     --------
@@ -2141,15 +2264,23 @@ def verify_split_bound(record: dict[str, Any]) -> bool:
             and entry.get("known_max") == program["known_max"]
             and int(entry["cards"]) == cards
             and verify_max_bound(entry, big=t, forced=entry.get("forced") or [],
-                                 ceiling=entry.get("ceiling"), count=entry.get("count"))
+                                 ceiling=entry.get("ceiling"), count=entry.get("count"),
+                                 cells=entry.get("cells"))
             and _verify_count(entry, properties, cards, bound, most, most_below, table)
         ):  # fmt: skip
             return False
     for t in range(theta + 1, top + 1):
         refuted: dict[tuple[tuple[int, ...], ...], float] = {}  # forced types: highest ceiling
+        cells = None  # the cells' bounds found again, where an entry rests on one
         for entry in middle:
             if entry["big"] == t:
                 kinds, ceiling = _kinds(entry.get("forced") or []), entry.get("ceiling")
+                if entry.get("cells") is not None:
+                    if cells is None:
+                        cells = middle_cells(properties, cards, t, most, most_below, bound,
+                                             split_most=table)  # fmt: skip
+                    if entry["cells"] < cells.get(kinds, -1):  # some pencil's cells hold more
+                        continue
                 high = math.inf if ceiling is None else ceiling
                 refuted[kinds] = max(refuted.get(kinds, -math.inf), high)
         quads = middle_types(properties, cards, t, most, most_below, bound, split_most=table)

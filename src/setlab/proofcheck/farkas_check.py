@@ -42,6 +42,14 @@ Class type t = (a >= b >= c): the sizes of S in its three hyperplanes; x_t class
   (big classes) for the split's count of big classes, with "count" [h, k]: the configurations in
            which at most k classes have a part of h or more (the row "big_classes": the sum of
            x_t over the types with a >= h is at most k).
+  (cells)  for the split's middle case, with "cells" I: the four forced types are those of the
+           four classes of hyperplanes through one flat W of dimension P - 2, and the lines of S
+           inside the nine translates of W (the cells) number at most I. A line inside a cell
+           lies inside a hyperplane of each of the four classes, a line meeting three cells inside
+           a hyperplane of one of them and across the other three, so the four classes hold
+           4 I(cells) + X = 3 I(cells) + L lines inside their hyperplanes (L = I(cells) + X).
+           The row inside_high takes that instead of the four types' M' bounds:
+           sum_t x_t M'(t) - (K1 - 1) L >= (the four forced types' M'(t) summed) - 3 I.
 
 All variables are integers. A max value V is proven by refuting low = V+1, high = the degree
 bound; a min value v by refuting low = 0, high = v-1.
@@ -88,7 +96,7 @@ def _across(a: int, b: int, d: int, f: int) -> tuple[int, int]:
 def program(p: int, n: int, low: int, high: int, most: dict, least: dict,
             big: int | None = None, forced: list | None = None,
             ceiling: int | None = None,
-            count: list | None = None) -> tuple[dict, dict]:  # fmt: skip
+            count: list | None = None, cells: int | None = None) -> tuple[dict, dict]:  # fmt: skip
     """The program: (bounds {variable: [lo, hi]}, rows {name: (coefficients, sense, rhs)}).
 
     ``most[k]``/``least[k]`` are cited M_{P-1}(k)/m_{P-1}(k) (absent: nothing cited). With
@@ -96,7 +104,8 @@ def program(p: int, n: int, low: int, high: int, most: dict, least: dict,
     points (sum of x_t over the types t = (a, b, c) with a > theta is at most 1). With
     ``forced`` (types, one per class), the rows "forced_a_b_c": x_t >= how often t is forced.
     With ``ceiling``, no type with a > ceiling. With ``count`` = [h, k], the row "big_classes":
-    at most k classes have a part of h or more.
+    at most k classes have a part of h or more. With ``cells`` = I (four ``forced`` types, one
+    pencil's), the row "inside_high" as (cells) above.
     """
     f, c, k1, k2 = 3 ** (p - 1), _classes(p, 0), _classes(p, 1), _classes(p, 2)
     top = [min(degree_bound(p - 1, k), most.get(k, 10**18)) for k in range(f + 1)]
@@ -152,6 +161,12 @@ def program(p: int, n: int, low: int, high: int, most: dict, least: dict,
         part, most = int(count[0]), int(count[1])
         heavy = {x: 1 for x in bounds if x.startswith("x_") and int(x.split("_")[1]) >= part}
         rows["big_classes"] = (heavy, "<=", most)
+    if cells is not None:
+        if len(forced or []) != 4:
+            raise ValueError("a bound on the cells needs one pencil's four forced types")
+        held = sum(top[int(s)] for t in forced for s in t)
+        inside = {**in_hi, "L": -(k1 - 1)}
+        rows["inside_high"] = (inside, ">=", held - 3 * int(cells))
     return bounds, rows
 
 
@@ -212,7 +227,7 @@ def _tree(bounds: dict, rows: dict, root: dict) -> list[str]:
 def check_farkas(
     properties: int, cards: int, sense: str, bound: int, certificate: dict, cited: dict,
     big: int | None = None, forced: list | None = None, ceiling: int | None = None,
-    count: list | None = None,
+    count: list | None = None, cells: int | None = None,
 ) -> list[str]:  # fmt: skip
     """Errors found checking that ``certificate`` proves M(n) <= bound (sense "max") or
     m(n) >= bound ("min") in AG(P,3); an empty list means accepted.
@@ -224,7 +239,8 @@ def check_farkas(
     Likewise with ``forced`` (class types, one per class; the split's middle case) it must
     refute the program with those classes present, with ``ceiling`` the program without
     hyperplanes above it, and with ``count`` = [h, k] the program with at most k classes
-    having a part of h or more, and say so.
+    having a part of h or more, with ``cells`` = I the program whose four forced types are one
+    pencil's with at most I lines inside its cells, and say so.
 
     >>> certificate = {"kind": "farkas", "multipliers": {"square": "1", "cube": "-1/10"}}
     >>> check_farkas(4, 10, "max", 12, certificate, {})  # 10 cards hold at most 12 sets
@@ -249,6 +265,8 @@ def check_farkas(
             return [f"{name}: the ceiling {certificate.get('ceiling')} is not {ceiling}"]
         if certificate.get("count") != (None if count is None else [int(v) for v in count]):
             return [f"{name}: the count {certificate.get('count')} is not {count}"]
+        if certificate.get("cells") != cells:
+            return [f"{name}: the cells' bound {certificate.get('cells')} is not {cells}"]
         return _check(properties, cards, sense, bound, certificate, cited, name)
     except (AttributeError, KeyError, TypeError, ValueError, ZeroDivisionError) as error:
         return [f"{name}: malformed certificate ({type(error).__name__}: {error})"]
@@ -274,6 +292,6 @@ def _check(p: int, n: int, sense: str, bound: int, certificate: dict, cited: dic
         return errors
     bounds, rows = program(
         p, n, low, high, most, least, certificate.get("big"), certificate.get("forced"),
-        certificate.get("ceiling"), certificate.get("count"),
+        certificate.get("ceiling"), certificate.get("count"), certificate.get("cells"),
     )  # fmt: skip
     return errors + [f"{name}: {e}" for e in _tree(bounds, rows, certificate)]

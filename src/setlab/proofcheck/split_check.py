@@ -64,6 +64,20 @@ forced rows; no column for a type above c) rules out every pattern whose four ty
 forced ones and whose row 0 is at most c. Every pattern of (3) past v, for every t in
 theta+1..top, must be ruled out so.
 
+The pencil's cells. Such a program may stay feasible because it lets each of the four classes
+hold its types' M_{P-1} bounds inside its hyperplanes at once. A line inside a cell lies inside
+a hyperplane of all four classes of the pencil, a line across three cells inside one of them,
+so the four hold 4 I + X = 3 I + L lines inside their hyperplanes, I = sum_c I(c) <= sum_c
+M_{P-2}(s_c). With L >= v + 1 it is less: for two classes of the plane, their four lines
+missing cell 0 (the far lines), each far line's hyperplane holds at most H_l lines (its cells'
+and its across ones), each other line at most A_l across, and a cell met by j far lines is
+counted 2 - j more times by M_{P-2}(s_c) (j <= 2): every inside line is counted twice or more,
+every across line once, so 2 I + X <= R, and with I + X = L >= v + 1, I <= R - (v + 1). An entry
+with "cells" I forces all four types of a pattern and refutes the program whose row inside_high
+takes 3 I + L for those four classes (farkas_check.py's (cells)); it rules out the patterns of
+those four types past v whose cells' bound (the least of these) is at most I, and this checker
+finds that largest bound itself, over the same patterns.
+
 The count of big classes. A program of (3) may stay feasible and yet need many classes with a
 big hyperplane: with the row "at most k - 1 classes have a part of h or more" (farkas_check.py's
 "big_classes", an entry's "count" [h, k - 1]) it is refuted. Two such classes f, g of S (parts
@@ -135,6 +149,7 @@ __all__ = [
     "check_split",
     "check_split_maximum",
     "largest_pencil_bound",
+    "middle_cells",
     "middle_quadruples",
     "split_maximum",
 ]
@@ -309,6 +324,29 @@ def largest_pencil_bound(
     return worst, where
 
 
+def _cells_held(cells: np.ndarray, most: np.ndarray, below: np.ndarray, p: int,
+                split: np.ndarray | None, threshold: int) -> np.ndarray:  # fmt: skip
+    """For each pattern (K, 9) the most lines inside its cells when L >= ``threshold``: the
+    least of sum_c M_{P-2}(s_c) and, for each two classes of the plane, R - threshold (the
+    pencil's cells, module docstring), at least 0."""
+    parts = cells[:, PLANE]
+    across = _across(parts[..., 0], parts[..., 1], parts[..., 2], 3 ** (p - 2))
+    held = np.minimum(most[parts.sum(axis=2)], below[parts].sum(axis=2) + across)
+    if split is not None:
+        held = np.minimum(held, split[parts[..., 0], parts[..., 1], parts[..., 2]])
+    inside = below[cells]
+    best = inside.sum(axis=1)
+    for one, two in itertools.combinations(range(4), 2):
+        far = [line for line in range(12) if line // 3 in (one, two) and 0 not in PLANE[line]]
+        near = [line for line in range(12) if line not in far]
+        met = np.zeros(9, dtype=np.int64)  # how many of the far lines pass through each cell
+        for line in far:
+            met[PLANE[line]] += 1
+        bound = (inside * np.maximum(0, 2 - met)).sum(axis=1) + across[:, near].sum(axis=1)
+        best = np.minimum(best, bound + held[:, far].sum(axis=1) - threshold)
+    return np.maximum(best, 0)
+
+
 def middle_quadruples(
     p: int, n: int, t: int, most: list[int], below: list[int], value: int,
     split: np.ndarray | None = None, multipliers: np.ndarray | None = None,
@@ -316,21 +354,35 @@ def middle_quadruples(
     """The class types of the patterns of case (3) at t whose bound exceeds ``value``: row 0
     (>= t points) the largest row, column 0 (exactly t) the largest column, no diagonal
     hyperplane above t. Each as a sorted tuple of four sorted types (a multiset)."""
+    return set(middle_cells(p, n, t, most, below, value, split, multipliers))
+
+
+def middle_cells(
+    p: int, n: int, t: int, most: list[int], below: list[int], value: int,
+    split: np.ndarray | None = None, multipliers: np.ndarray | None = None,
+) -> dict[tuple, int]:  # fmt: skip
+    """:func:`middle_quadruples`, each with the largest :func:`_cells_held` of its patterns:
+    the most lines inside the cells of a pencil of those types (case (3))."""
     most_a, below_a = np.array(most, dtype=np.int64), np.array(below, dtype=np.int64)
     flat = 3 ** (p - 1)
     if not 0 <= t <= flat:
-        return set()
+        return {}
     rows = _margins(p, n, range(t, min(flat, n) + 1), most_a, value)
     cols = _margins(p, n, range(t, t + 1), most_a, value)
-    out: set[tuple] = set()
+    out: dict[tuple, int] = {}
     for r in rows:
         for c in cols:
             cells, _ = _patterns(p, r, c, most_a, below_a, value, split, multipliers)
             sizes = cells[:, PLANE].sum(axis=2)  # (K, 12): class k is lines 3k..3k+2
-            sizes = sizes[sizes[:, 6:].max(axis=1) <= t]  # the diagonal classes
-            types = -np.sort(-sizes.reshape(-1, 4, 3), axis=2)
-            for quad in np.unique(types, axis=0):
-                out.add(tuple(sorted(tuple(int(v) for v in k) for k in quad)))
+            diagonal = sizes[:, 6:].max(axis=1) <= t  # the diagonal classes
+            types = -np.sort(-sizes[diagonal].reshape(-1, 4, 3), axis=2).reshape(-1, 12)
+            held = _cells_held(cells[diagonal], most_a, below_a, p, split, value + 1)
+            quads, where = np.unique(types, axis=0, return_inverse=True)
+            most_held = np.zeros(len(quads), dtype=np.int64)
+            np.maximum.at(most_held, where.ravel(), held)
+            for quad, inside in zip(quads.tolist(), most_held.tolist(), strict=True):
+                key = tuple(sorted(tuple(quad[3 * k : 3 * k + 3]) for k in range(4)))
+                out[key] = max(out.get(key, 0), inside)
     return out
 
 
@@ -665,10 +717,15 @@ def _load_farkas():
     return module
 
 
-def _covers(forced: list, ceiling: int | None, quad: tuple) -> bool:
+def _covers(forced: list, ceiling: int | None, quad: tuple, cells: int | None = None,
+            held: int = 0) -> bool:  # fmt: skip
     """The pencil's classes (types ``quad``) include the ``forced`` types, as many times, and
-    none has a hyperplane above ``ceiling``."""
+    none has a hyperplane above ``ceiling``; with a bound ``cells`` on the lines inside the
+    cells, the forced types are all four and the patterns of ``quad`` hold at most ``held``
+    <= ``cells`` there."""
     if ceiling is not None and max(max(t) for t in quad) > ceiling:
+        return False
+    if cells is not None and (len(forced) != 4 or held > cells):
         return False
     have = list(quad)
     for t in forced:
@@ -750,11 +807,15 @@ def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> l
             errors.append(f"{name}: a middle case's t must lie in {theta + 1}..{top}")
             continue
         types, ceiling = entry.get("forced") or [], entry.get("ceiling")
+        cells = entry.get("cells")
         errors += farkas.check_farkas(p, n, "max", value, entry, cited, big=t, forced=types,
-                                      ceiling=ceiling, count=entry.get("count"))  # fmt: skip
+                                      ceiling=ceiling, count=entry.get("count"),
+                                      cells=cells)  # fmt: skip
         if ceiling is not None and not isinstance(ceiling, int):
             errors.append(f"{name}: a ceiling must be an integer")
-        forced.setdefault(t, []).append((types, ceiling))
+        if cells is not None and type(cells) is not int:
+            errors.append(f"{name}: a bound on the cells must be an integer")
+        forced.setdefault(t, []).append((types, ceiling, cells))
     if errors:
         return errors
     split = None
@@ -781,8 +842,10 @@ def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> l
     errors += _count_errors(p, n, value, middle, certificate.get("arrangements") or [], most,
                             below, split, multipliers)  # fmt: skip
     for t in range(theta + 1, top + 1):
-        for quad in sorted(middle_quadruples(p, n, t, most, below, value, split, multipliers)):
-            if not any(_covers(f, ceiling, quad) for f, ceiling in forced.get(t, [])):
+        found = middle_cells(p, n, t, most, below, value, split, multipliers)
+        for quad, held in sorted(found.items()):
+            if not any(_covers(f, ceiling, quad, cells, held)
+                       for f, ceiling, cells in forced.get(t, [])):  # fmt: skip
                 errors.append(f"{name}: no program of t = {t} covers the pencil types {quad}")
     worst, where = largest_pencil_bound(p, n, top, most, below, value, split, multipliers)
     if where is not None:
