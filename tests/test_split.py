@@ -36,7 +36,7 @@ from setlab.extremal.split import (
     verify_split_bound,
 )
 from setlab.extremal.splitmax import split_table
-from setlab.find import count_sets
+from setlab.find import count_sets, find_sets
 from setlab.geometry import digits, linear_forms
 from setlab.store import Store
 from test_bounds import brute_force_maxima
@@ -414,10 +414,14 @@ def _split_certificate(
     return certificate, cited
 
 
-def _pencil_program(cells: list[int], properties: int, most: list[int], below: list[int]) -> float:
+def _pencil_program(
+    cells: list[int], properties: int, most: list[int], below: list[int],
+    sets: int | None = None,
+) -> float | None:  # fmt: skip
     """The optimum of the pencil's own linear program (split's module docstring), built here
     from the plane's lines by hand and solved by HiGHS: variables I(c) for the nine cells and
-    X(l) for the twelve lines of i + uj or j fixed."""
+    X(l) for the twelve lines of i + uj or j fixed. With ``sets``, the most lines inside the
+    cells, sum I(c), when L >= sets (None: no solution)."""
     from scipy.optimize import linprog
 
     lines = [[3 * i + j for i in range(3) for j in range(3) if j == b] for b in range(3)]
@@ -441,8 +445,13 @@ def _pencil_program(cells: list[int], properties: int, most: list[int], below: l
     for k in range(4):  # the sets across a class cross its three hyperplanes
         rows.append([0] * 9 + [int(x // 3 != k) for x in range(12)])
         limits.append(across_bounds(*held[3 * k : 3 * k + 3], flat)[1])
-    found = linprog([-1] * 21, A_ub=rows, b_ub=limits, bounds=(0, None), method="highs")
-    return -found.fun
+    objective = [-1] * 21
+    if sets is not None:  # L >= sets; the cells' lines the objective
+        rows.append([-1] * 21)
+        limits.append(-sets)
+        objective = [-1] * 9 + [0] * 12
+    found = linprog(objective, A_ub=rows, b_ub=limits, bounds=(0, None), method="highs")
+    return -found.fun if found.status == 0 else None
 
 
 @settings(max_examples=60, deadline=None)
@@ -456,6 +465,22 @@ def test_the_triangles_never_pass_below_the_pencils_own_program(cells):
     assert math.floor(_pencil_program(cells, 4, most, below) + 1e-9) <= bound
     closed = split_check._bounds(np.array([cells]), np.array(most), np.array(below), 4, None)
     assert bound <= int(closed[0])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 9), min_size=9, max_size=9), st.integers(0, 400))
+def test_the_cells_bound_is_never_below_the_pencils_own_program(cells, sets):
+    # cells_bound is a dual solution of "most lines inside the cells when L >= sets", so never
+    # below that program's optimum; the checker's own bound is the same.
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    tables = split_module._tables(4, sum(cells), most, below)
+    bound = int(split_module.cells_bound(np.array([cells]), tables, sets)[0])
+    optimum = _pencil_program(cells, 4, most, below, sets)
+    assert optimum is None or math.floor(optimum + 1e-9) <= bound
+    assert bound <= sum(below[c] for c in cells)
+    theirs = split_check._cells_held(np.array([cells]), np.array(most), np.array(below), 4, None,
+                                     sets)  # fmt: skip
+    assert int(theirs[0]) == bound
 
 
 def test_the_triangles_prove_what_the_closed_form_cannot(monkeypatch):
@@ -493,10 +518,10 @@ def test_the_standalone_checker_accepts_a_split_and_refuses_tampering():
     assert farkas.check_farkas(4, 12, "max", 14, certificate["program"], cited)  # not alone
 
 
-def _middle_pencil(board: list[int]) -> tuple[int, list[int], tuple]:
-    """t, the cells and the four class types of ``board``'s middle-case pencil in AG(4,3): f a
-    class of largest maximum, g another class whose maximum t is the second largest; row 0 and
-    column 0 their largest hyperplanes."""
+def _middle_cells_of(board: list[int]) -> tuple[np.ndarray, np.ndarray, int]:
+    """Each card's (i, j) of ``board``'s middle-case pencil in AG(4,3), and t: f a class of
+    largest maximum, g another class whose maximum t is the second largest; row 0 (i = 0) and
+    column 0 (j = 0) their largest hyperplanes."""
     forms = linear_forms(4)
     values = digits(4)[board].astype(np.int64) @ forms.T % 3  # (n, classes)
     counts = np.stack([np.bincount(values[:, k], minlength=3) for k in range(len(forms))])
@@ -505,12 +530,49 @@ def _middle_pencil(board: list[int]) -> tuple[int, list[int], tuple]:
     g = max((k for k in range(len(forms)) if k != f), key=lambda k: maxima[k])
     i = (values[:, f] - np.argmax(counts[f])) % 3
     j = (values[:, g] - np.argmax(counts[g])) % 3
+    return i, j, int(maxima[g])
+
+
+def _middle_pencil(board: list[int]) -> tuple[int, list[int], tuple]:
+    """t, the cells and the four class types of ``board``'s middle-case pencil in AG(4,3)
+    (:func:`_middle_cells_of`)."""
+    i, j, t = _middle_cells_of(board)
     cells = np.bincount(3 * i + j, minlength=9)
     sizes = cells[PLANE_LINES].sum(axis=1)
     types = [
         tuple(int(v) for v in sorted(sizes[3 * k : 3 * k + 3], reverse=True)) for k in range(4)
     ]
-    return int(maxima[g]), cells.tolist(), (types[1], types[0], *sorted(types[2:]))
+    return t, cells.tolist(), (types[1], types[0], *sorted(types[2:]))
+
+
+def _any_board(data) -> list[int]:
+    """A board of AG(4,3): a full plane or 3-flat and more (many sets), or any cards."""
+    if data.draw(st.booleans()):
+        base = list(range(data.draw(st.sampled_from([9, 27]))))
+        extra = data.draw(st.lists(st.integers(0, 80), max_size=15, unique=True))
+        return sorted(set(base) | set(extra))
+    return data.draw(st.lists(st.integers(0, 80), min_size=3, max_size=50, unique=True))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_the_cells_row_holds_for_real_configurations(data):
+    # Counted on a real board: the four classes of its middle-case pencil hold 3 I + L sets
+    # inside their hyperplanes (I the sets inside cells), I is at most cells_bound at L, and
+    # the program forcing the four types with the cells' bound I admits the board's own profile.
+    board = _any_board(data)
+    i, j, t = _middle_cells_of(board)
+    _, cells, quad = _middle_pencil(board)
+    sets = find_sets(board, 4)
+    classes = [i, j, (i + j) % 3, (i + 2 * j) % 3]  # each card's hyperplane in each class
+    inside = [sum(len({int(v[x]) for x in s}) == 1 for s in sets) for v in classes]
+    held = sum(len({int(3 * i[x] + j[x]) for x in s}) == 1 for s in sets)
+    assert sum(inside) == 3 * held + len(sets)
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    tables = split_module._tables(4, len(board), most, below)
+    assert held <= int(split_module.cells_bound(np.array([cells]), tables, len(sets))[0])
+    found = prove_max_bound(4, len(board), len(sets), TABLE_3, big=t, forced=quad, cells=held)
+    assert found is None
 
 
 @settings(max_examples=60, deadline=None)
@@ -519,12 +581,7 @@ def test_the_middle_case_lists_the_pencil_of_every_real_configuration(data):
     # Any board of AG(4,3) is in the middle case of its own t (the second largest class
     # maximum): its pencil's four types must be listed for any value below its sets, by setlab
     # and (as a multiset) by the standalone checker.
-    if data.draw(st.booleans()):  # a full plane or 3-flat and more: many sets
-        base = list(range(data.draw(st.sampled_from([9, 27]))))
-        extra = data.draw(st.lists(st.integers(0, 80), max_size=15, unique=True))
-        board = sorted(set(base) | set(extra))
-    else:
-        board = data.draw(st.lists(st.integers(0, 80), min_size=3, max_size=50, unique=True))
+    board = _any_board(data)
     t, cells, quad = _middle_pencil(board)
     most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
     value = count_sets(board, 4) - 1
@@ -543,6 +600,8 @@ def test_the_checker_lists_the_middle_case_as_setlab_does(cards, t, value):
     mine = {tuple(sorted(quad)) for quad in middle_types(4, cards, t, most, below, value)}
     assert mine and mine == split_check.middle_quadruples(4, cards, t, most, below, value, None,
                                                             TRIANGLES)  # fmt: skip
+    theirs = split_check.middle_cells(4, cards, t, most, below, value, None, TRIANGLES)
+    assert split_module.middle_cells(4, cards, t, most, below, value) == theirs
 
 
 @settings(max_examples=30, deadline=None)
@@ -619,6 +678,38 @@ def test_covering_counts_classes():
     assert split_check._covers([[8, 6, 6], [8, 6, 6]], 8, tuple(sorted(quad)))
     assert not split_check._covers([[8, 6, 6], [8, 6, 6]], 7, tuple(sorted(quad)))
     assert not split_check._covers([[7, 7, 6], [7, 7, 6]], None, tuple(sorted(quad)))
+    # a program with a bound on the cells covers its own four types, where they hold no more
+    key = tuple(sorted(quad))
+    assert split_check._covers([list(k) for k in quad], 8, key, cells=40, held=40)
+    assert not split_check._covers([list(k) for k in quad], 8, key, cells=40, held=41)
+    assert not split_check._covers([[8, 6, 6], [8, 6, 6]], 8, key, cells=40, held=0)
+
+
+def test_a_bound_on_the_cells_enters_the_program_its_certificate_and_the_checker():
+    # 12 cards of AG(4,3) with 13 sets or more, a class of type (12, 0, 0) and three of
+    # (9, 3, 0) in one pencil: the program admits it, but not with at most 9 sets inside the
+    # pencil's cells (then the four classes hold at most 3 * 9 + L inside their hyperplanes);
+    # with 10 it does again.
+    from setlab.errors import SetlabError
+    from setlab.extremal.farkas import record_certificate
+
+    quad = [(12, 0, 0), (9, 3, 0), (9, 3, 0), (9, 3, 0)]
+    assert prove_max_bound(4, 12, 13, TABLE_3, big=9, forced=quad) is None
+    assert prove_max_bound(4, 12, 13, TABLE_3, big=9, forced=quad, cells=10) is None
+    record = prove_max_bound(4, 12, 13, TABLE_3, big=9, forced=quad, cells=9)
+    assert record["cells"] == 9 and verify_max_bound(record, big=9, forced=quad, cells=9)
+    assert not verify_max_bound(record, big=9, forced=quad)  # alone it bounds only that case
+    certificate = record_certificate(record)
+    farkas = _checker("farkas_check")
+    cited = {(3, k, "max"): v for k, v in TABLE_3.items()}
+    forced = [list(kind) for kind in quad]
+    assert farkas.check_farkas(4, 12, "max", 12, certificate, cited, big=9, forced=forced,
+                               cells=9) == []  # fmt: skip
+    assert farkas.check_farkas(4, 12, "max", 12, certificate, cited, big=9, forced=forced)
+    plain = {k: v for k, v in certificate.items() if k != "cells"}
+    assert farkas.check_farkas(4, 12, "max", 12, plain, cited, big=9, forced=forced)
+    with pytest.raises(SetlabError, match="four types"):
+        prove_max_bound(4, 12, 13, TABLE_3, big=9, forced=quad[:3], cells=9)
 
 
 def test_a_middle_case_left_open_is_tried_again_with_sharper_split_maxima(monkeypatch):
@@ -629,9 +720,9 @@ def test_a_middle_case_left_open_is_tried_again_with_sharper_split_maxima(monkey
     real = split_module._cover_middle
     asked = []
 
-    def cover(properties, cards, threshold, known_max, t, quads, records=True):
-        entries, left = real(properties, cards, threshold, known_max, t, quads, records)
-        if t == 7 and not asked:
+    def cover(properties, cards, threshold, known_max, t, quads, records=True, cells=None):
+        entries, left = real(properties, cards, threshold, known_max, t, quads, records, cells)
+        if t == 7 and not asked:  # left even with the pencils' cells
             return [], [quads[0]]
         return entries, left
 
@@ -742,10 +833,12 @@ def test_a_middle_case_the_guide_cannot_close_searches_no_split_maximum(monkeypa
         guide = {split: guess if sorted(split) == [2, 3, 3] else v for split, v in exact.items()}
         left: list[int] = []
 
-        def cover(properties, cards, threshold, known_max, t, quads, records=True, left=left):
-            entries, rest = real(properties, cards, threshold, known_max, t, quads, records)
-            if t == 7 and not left:
-                left.append(t)
+        def cover(properties, cards, threshold, known_max, t, quads, records=True, cells=None,
+                  left=left):  # fmt: skip
+            entries, rest = real(properties, cards, threshold, known_max, t, quads, records,
+                                 cells)  # fmt: skip
+            if t == 7 and not left:  # left, and left again with the pencils' cells
+                left.extend([] if cells is None else [t])
                 return [], [quads[0]]
             return entries, rest
 
@@ -879,8 +972,9 @@ def test_a_split_whose_later_middle_case_fails_builds_no_records(monkeypatch, fo
     # but its records would be thrown away, so none is built (no CP-SAT solve at all).
     real_cover, solved = split_module._cover_middle, forced_solves
 
-    def cover(properties, cards, threshold, known_max, t, quads, records=True):
-        entries, left = real_cover(properties, cards, threshold, known_max, t, quads, records)
+    def cover(properties, cards, threshold, known_max, t, quads, records=True, cells=None):
+        entries, left = real_cover(properties, cards, threshold, known_max, t, quads, records,
+                                   cells)  # fmt: skip
         return ([], [quads[0]]) if t == 8 else (entries, left)
 
     most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
