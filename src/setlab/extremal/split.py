@@ -55,7 +55,13 @@ has one, so each pattern past U (:func:`middle_types`) names four class types th
 with ``big`` = t and those types forced must admit; refuting it for each pattern (per row and
 column types where that suffices) covers the case.
 
-Where a quadruple's program stays feasible, a **count of big classes** may still refute it.
+Where a quadruple's program stays feasible, the **pencil's cells** may refute it: the program
+lets each of the pencil's four classes hold its types' bounds inside its hyperplanes at once,
+but a line inside a cell lies inside a hyperplane of all four and a line across three cells in
+one of them, so together they hold 3 I + L, I the lines inside the cells, which the pattern
+bounds (:func:`cells_bound`, :func:`middle_cells`; ``cells`` in the program).
+
+Where that fails too, a **count of big classes** may still refute it.
 With the row "at most k - 1 classes have a part of h or more" (h near row 0's c cards) its
 program is infeasible, so S has k such classes. Any two of them form a pencil whose bound
 must pass U, and every such pattern has cell 0 of sigma cards or more (:func:`meeting_bound`):
@@ -70,7 +76,7 @@ from another pencil): they meet exactly at the witness. The middle case adds M(1
 M(161); with split maxima (:mod:`setlab.extremal.splitmax`: a hyperplane bounded through its
 three cells, the middle case sharpened by them too) the split proves M(147) and M(163) as well;
 with the triangles and four values of t, M(148), M(160) and M(164..167) too, and it gives the
-upper bound of every other M(n) it lowers (n = 149..159, 168..172, 175, 180, 181).
+upper bound of every other M(n) it lowers (n = 149..159, 168..172, 175, 177..181).
 """
 
 from __future__ import annotations
@@ -808,6 +814,10 @@ def cells_bound(
     return np.maximum(out, 0)
 
 
+_Cells = Mapping[tuple[tuple[int, ...], ...], int]
+"""A bound on the lines inside the cells of the pencils of each multiset of class types."""
+
+
 def middle_cells(
     properties: int,
     cards: int,
@@ -1229,7 +1239,7 @@ class _Decided:
     theta: int
     top: int
     pencils: tuple[int, list[int] | None]
-    cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]], dict | None]]
+    cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]], _Cells | None]]
     split_maxima: dict[tuple[int, int, int], int]
     counted: dict[int, dict[tuple[tuple[int, int, int], ...], _Count]] = field(default_factory=dict)
 
@@ -1282,7 +1292,7 @@ def _decide(
         )
     if pencils[0] >= threshold:
         return None
-    cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]], dict | None]] = []
+    cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]], _Cells | None]] = []
     counted: dict[int, dict[tuple[tuple[int, int, int], ...], _Count]] = {}
     for t in range(theta + 1, top + 1):  # each t decided by HiGHS's verdicts (_cover_middle)
         done = counted.setdefault(t, {})
@@ -1904,7 +1914,7 @@ def _cover_middle(
     t: int,
     quads: Sequence[tuple[tuple[int, int, int], ...]],
     records: bool = True,
-    cells: Mapping[tuple[tuple[int, ...], ...], int] | None = None,
+    cells: _Cells | None = None,
 ) -> tuple[list[dict[str, Any]], list[tuple[tuple[int, int, int], ...]]]:
     """:func:`cover_middle_case`'s programs and the quadruples they leave: at the first pair
     of types whose programs are not all refuted, its quadruples no program refutes (and no
@@ -2052,9 +2062,8 @@ def _forced_refutation(
 ) -> dict[str, Any] | None:
     """:func:`~setlab.extremal.bounds.prove_max_bound`'s record refuting the middle case at t
     with ``forced`` class types (and the row ``count``, the bound ``cells`` on the pencil's
-    cells, if given), or None. No hyperplane of S
-    is larger than row 0, the largest part of the forced types: that is the ceiling. Callers
-    copy the record before keeping it."""
+    cells, if given), or None. No hyperplane of S is larger than row 0, the largest part of
+    the forced types: that is the ceiling. Callers copy the record before keeping it."""
     ceiling = max(max(kind) for kind in forced)
     return prove_max_bound(properties, cards, threshold, dict(known), big=t, forced=forced,
                            ceiling=ceiling, count=count, cells=cells)  # fmt: skip
