@@ -175,6 +175,10 @@ the columns (j fixed), class 1 the rows (i fixed): the big hyperplanes are colum
 {0, 3, 6} and row 0 = cells {0, 1, 2}, meeting in cell 0 (AGL(2,3) maps any two lines that meet
 onto these two)."""
 
+_THROUGH = np.zeros((12, 9), dtype=np.int64)
+_THROUGH[np.arange(12)[:, None], PLANE] = 1
+"""Line x cell of the plane: 1 where the line (PLANE's order) holds the cell."""
+
 
 def pencil_multipliers() -> np.ndarray:
     """Multipliers of the pencil's own linear program: one row per triangle of the plane.
@@ -223,10 +227,8 @@ def _coefficients(multipliers: np.ndarray) -> np.ndarray:
     v = np.zeros((len(multipliers), 4), dtype=np.int64)
     w[:, _LINE_INDEX], v[:, classes] = multipliers[:, :12], multipliers[:, 12:16]
     d = multipliers[:, 16:]
-    through = np.zeros((12, 9), dtype=np.int64)  # line x cell: 1 where the line holds the cell
-    through[np.arange(12)[:, None], PLANE] = 1
     crossing = 1 - np.kron(np.eye(4, dtype=np.int64), np.ones((3, 1), dtype=np.int64))
-    y = np.maximum(0, d - w @ through)
+    y = np.maximum(0, d - w @ _THROUGH)
     z = np.maximum(0, d - w - v @ crossing.T)  # crossing: 1 where the class is not the line's
     return np.hstack([y, z, w, v, d]).astype(np.int64)
 
@@ -799,10 +801,7 @@ def cells_bound(
     [3]
     """
     below, across2, _, hyperplane, _ = tables
-    holds = np.zeros((12, 9), dtype=np.int64)
-    for line, cells in enumerate(PLANE):
-        holds[line, cells] = 1
-    twice = np.maximum(0, 2 - FAR_LINES @ holds)  # (6, 9): M_{P-2} again for each cell
+    twice = np.maximum(0, 2 - FAR_LINES @ _THROUGH)  # (6, 9): M_{P-2} again for each cell
     out = np.empty(len(patterns), dtype=np.int64)
     for at in range(0, len(patterns), 1 << 15):  # a chunk of patterns at a time: memory
         cells = np.asarray(patterns[at : at + (1 << 15)], dtype=np.int64)

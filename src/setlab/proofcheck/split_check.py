@@ -177,6 +177,19 @@ def _across(a: np.ndarray, b: np.ndarray, c: np.ndarray, flat: int) -> np.ndarra
     return best
 
 
+def _line_bounds(cells: np.ndarray, most: np.ndarray, below: np.ndarray, p: int,
+                 split: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """For each pattern (K, 9) and line of the plane (K, 12): A_l, its across bound, and H_l,
+    the bound on the lines inside its hyperplane (M_{P-1}, its cells' own bound, and the split
+    maximum where given, whichever is least)."""
+    parts = cells[:, PLANE]  # (K, 12, 3)
+    across = _across(parts[..., 0], parts[..., 1], parts[..., 2], 3 ** (p - 2))
+    held = np.minimum(most[parts.sum(axis=2)], below[parts].sum(axis=2) + across)
+    if split is not None:
+        held = np.minimum(held, split[parts[..., 0], parts[..., 1], parts[..., 2]])
+    return across, held
+
+
 def _bounds(
     cells: np.ndarray, most: np.ndarray, below: np.ndarray, p: int, split: np.ndarray | None,
     multipliers: np.ndarray | None = None,
@@ -184,13 +197,8 @@ def _bounds(
     """The bound above for each row of ``cells`` (K, 9); ``split[a, b, c]`` bounds a hyperplane
     with cells of a, b, c points (None: no split maxima); ``multipliers`` rows (w, v, D) as
     :func:`_weighed` takes them (None: none)."""
-    lines = PLANE
-    sizes = cells[:, lines].sum(axis=2)  # (K, 12)
-    parts = cells[:, lines]  # (K, 12, 3)
-    across = _across(parts[..., 0], parts[..., 1], parts[..., 2], 3 ** (p - 2))
-    held = np.minimum(most[sizes], below[parts].sum(axis=2) + across)  # each line's hyperplane
-    if split is not None:
-        held = np.minimum(held, split[parts[..., 0], parts[..., 1], parts[..., 2]])
+    sizes = cells[:, PLANE].sum(axis=2)  # (K, 12)
+    across, held = _line_bounds(cells, most, below, p, split)
     crossing = np.stack([_across(sizes[:, 3 * k], sizes[:, 3 * k + 1], sizes[:, 3 * k + 2],
                                  3 ** (p - 1)) for k in range(4)], axis=1)  # fmt: skip
     best = below[cells].sum(axis=1) + across.sum(axis=1)
@@ -329,11 +337,7 @@ def _cells_held(cells: np.ndarray, most: np.ndarray, below: np.ndarray, p: int,
     """For each pattern (K, 9) the most lines inside its cells when L >= ``threshold``: the
     least of sum_c M_{P-2}(s_c) and, for each two classes of the plane, R - threshold (the
     pencil's cells, module docstring), at least 0."""
-    parts = cells[:, PLANE]
-    across = _across(parts[..., 0], parts[..., 1], parts[..., 2], 3 ** (p - 2))
-    held = np.minimum(most[parts.sum(axis=2)], below[parts].sum(axis=2) + across)
-    if split is not None:
-        held = np.minimum(held, split[parts[..., 0], parts[..., 1], parts[..., 2]])
+    across, held = _line_bounds(cells, most, below, p, split)
     inside = below[cells]
     best = inside.sum(axis=1)
     for one, two in itertools.combinations(range(4), 2):
