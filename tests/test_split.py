@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 import standalone
 from seed_oracles import PAPER_TABLE_1, PAPER_TABLE_3
 from setlab.extremal import split as split_module
-from setlab.extremal.bounds import prove_max_bound, slice_maxima, verify_max_bound
+from setlab.extremal.bounds import (
+    forced_types,
+    prove_max_bound,
+    slice_maxima,
+    slice_program,
+    verify_max_bound,
+)
 from setlab.extremal.identities import across_bounds, degree_bound
 from setlab.extremal.split import (
     PLANE as PLANE_LINES,
@@ -965,6 +971,38 @@ def test_a_forced_program_found_feasible_is_not_solved_again_for_fewer_sets(monk
     assert not any(split_module._forced_infeasible(4, 19, 39, known, 8, quad, False)
                    for quad in left)  # fmt: skip
     assert len(solves) >= len(left)
+
+
+def test_a_forced_program_feasible_with_a_cells_bound_stays_so_only_for_looser_ones(
+    monkeypatch,
+):
+    # The quadruple of the cells' example (12 cards of AG(4,3), big = 9): feasible for 13 sets
+    # with 10 lines inside its pencil's cells, infeasible with 9. Found feasible with 10 at
+    # 13, it stays so without HiGHS for fewer sets, a larger bound or none; with 9 it is solved
+    # and refuted, as HiGHS says afresh of every case the memory answered.
+    known = tuple(sorted(TABLE_3.items()))
+    quad = ((12, 0, 0), (9, 3, 0), (9, 3, 0), (9, 3, 0))
+    split_module._forced_infeasible.cache_clear()
+    split_module._FEASIBLE.clear()
+    assert not split_module._forced_infeasible(4, 12, 13, known, 9, quad, False, cells=10)
+    real, solves = split_module.solve_highs, []
+
+    def solve(*args, **kwargs):
+        solves.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(split_module, "solve_highs", solve)
+    remembered = [(13, 11), (12, 10), (11, 12), (13, None)]
+    for threshold, cells in remembered:
+        assert not split_module._forced_infeasible(4, 12, threshold, known, 9, quad, False,
+                                                   cells=cells)  # fmt: skip
+    assert solves == []
+    assert split_module._forced_infeasible(4, 12, 13, known, 9, quad, False, cells=9)
+    assert solves
+    for threshold, cells in remembered:
+        program = slice_program(4, 12, threshold, degree_bound(4, 12), TABLE_3, None, 9,
+                                forced_types(quad), 12, None, cells)  # fmt: skip
+        assert real(program)[0] == "feasible"
 
 
 def test_a_split_whose_later_middle_case_fails_builds_no_records(monkeypatch, forced_solves):

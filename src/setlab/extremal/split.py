@@ -1301,13 +1301,10 @@ def _decide(
                 properties, cards, t, most, most_below, threshold - 1, split_most=table()
             )
             rest = [quad for quad in quads if quad not in done]
-            cells = None  # the bounds on the pencils' cells, found where a walk needs them
-            left = _cover_middle(properties, cards, threshold, known_max, t, rest, False)[1]
-            if left:
-                cells = middle_cells(properties, cards, t, most, most_below, threshold - 1,
-                                     split_most=table())  # fmt: skip
-                left = _cover_middle(properties, cards, threshold, known_max, t, rest, False,
-                                     cells)[1]  # fmt: skip
+            cells = middle_cells(
+                properties, cards, t, most, most_below, threshold - 1, split_most=table()
+            )  # the bounds on the pencils' cells: one program per quadruple, tighter
+            left = _cover_middle(properties, cards, threshold, known_max, t, rest, False, cells)[1]
             if not left:
                 break
             if count is not None:  # the walk stops at the first pair left: count, walk on
@@ -1475,7 +1472,7 @@ def split_upper_bound(
     return upper, None
 
 
-SPLIT_VERSION = 12
+SPLIT_VERSION = 13
 """Bumped whenever :func:`split_upper_bound` changes what it proves: it names the checkpoints of
 :func:`split_bounds`, so a job interrupted under older code is started afresh."""
 
@@ -1920,7 +1917,8 @@ def _cover_middle(
     of types whose programs are not all refuted, its quadruples no program refutes (and no
     programs: a case left open keeps none). Without ``records``, by HiGHS's verdicts alone:
     no programs, and the quadruples left. With ``cells`` (:func:`middle_cells`), a quadruple
-    whose program is feasible is tried once more with the bound on its pencil's cells.
+    whose program's LP relaxation is feasible is tried with the bound on its pencil's cells
+    instead (the tighter program, so it refutes all the plain one does).
 
     A program is refuted when HiGHS and CP-SAT both find it infeasible
     (:func:`~setlab.extremal.bounds.prove_max_bound`), and nearly all the time goes to
@@ -1940,19 +1938,21 @@ def _cover_middle(
     def relaxed(forced: tuple[tuple[int, int, int], ...]) -> bool:
         return _forced_infeasible(properties, cards, threshold, known, t, forced, relaxed=True)
 
+    def tightened(forced: tuple[tuple[int, int, int], ...]) -> int | None:
+        # The program with the cells' row is the tighter one, so it refutes every quadruple
+        # the plain one does: where the plain LP relaxation does not refute it, the cells'
+        # program alone is solved (HiGHS's verdict on the plain integer program, feasible for
+        # most quadruples that get this far, is never needed).
+        return None if held(forced) is None or relaxed(forced) else held(forced)
+
     def infeasible(forced: tuple[tuple[int, int, int], ...]) -> dict[str, Any] | None:
-        found = _forced_infeasible(properties, cards, threshold, known, t, forced, relaxed=False)
-        if not found and held(forced) is not None:
-            found = _forced_infeasible(properties, cards, threshold, known, t, forced,
-                                       relaxed=False, cells=held(forced))  # fmt: skip
+        found = _forced_infeasible(properties, cards, threshold, known, t, forced, relaxed=False,
+                                   cells=tightened(forced))  # fmt: skip
         return {} if found else None
 
     def refutation(forced: tuple[tuple[int, int, int], ...]) -> dict[str, Any] | None:
-        found = _forced_refutation(properties, cards, threshold, known, t, forced)
-        if found is None and held(forced) is not None:
-            found = _forced_refutation(properties, cards, threshold, known, t, forced,
-                                       cells=held(forced))  # fmt: skip
-        return found
+        return _forced_refutation(properties, cards, threshold, known, t, forced,
+                                  cells=tightened(forced))  # fmt: skip
 
     if not records:
         return [], _cover_walk(quads, relaxed, infeasible)[1]
@@ -2024,13 +2024,16 @@ def _forced_infeasible(
     And a program is the same for every threshold but its row L >= threshold, so one HiGHS
     found feasible stays feasible for every smaller threshold: the walk of
     :func:`split_upper_bound` goes down one target at a time and meets the quadruples each
-    target left again at the next (:data:`_FEASIBLE`). Where HiGHS does not decide within its
-    time, the program counts as not refuted, as before, but nothing is kept."""
+    target left again at the next (:data:`_FEASIBLE`). Likewise one feasible with a bound on the
+    pencil's cells stays feasible with any larger bound or none, and the bound grows as the
+    target falls. Where HiGHS does not decide within its time, the program counts as not
+    refuted, as before, but nothing is kept."""
     if not relaxed and _forced_infeasible(properties, cards, threshold, known, t, forced, True,
                                           count, cells):  # fmt: skip
         return True
-    case = (properties, cards, known, t, forced, relaxed, count, cells)
-    if _FEASIBLE.get(case, -1) >= threshold:
+    case = (properties, cards, known, t, forced, relaxed, count)
+    looser = _FEASIBLE.get(case, {})  # cells bound (None: no row) -> largest threshold feasible
+    if any(_looser(held, cells) and found >= threshold for held, found in looser.items()):
         return False
     ceiling = max(max(kind) for kind in forced)
     program = slice_program(properties, cards, threshold, degree_bound(properties, cards),
@@ -2040,13 +2043,20 @@ def _forced_infeasible(
     if status == "feasible":
         if len(_FEASIBLE) >= 1 << 16:
             _FEASIBLE.clear()
-        _FEASIBLE[case] = max(threshold, _FEASIBLE.get(case, -1))
+        looser = _FEASIBLE.setdefault(case, {})
+        looser[cells] = max(threshold, looser.get(cells, -1))
     return status == "infeasible"
 
 
-_FEASIBLE: dict[tuple[Any, ...], int] = {}
-"""The largest threshold at which HiGHS found each forced program (all but its threshold)
-feasible, for :func:`_forced_infeasible`."""
+def _looser(held: int | None, cells: int | None) -> bool:
+    """Whether a program with the cells' bound ``cells`` is at most as tight as one with
+    ``held`` (None: no such row, the loosest): its row's right side 3 * cells lower."""
+    return cells is None or (held is not None and held <= cells)
+
+
+_FEASIBLE: dict[tuple[Any, ...], dict[int | None, int]] = {}
+"""For each forced program (all but its threshold and its cells' bound): the largest threshold
+at which HiGHS found it feasible, per cells' bound, for :func:`_forced_infeasible`."""
 
 
 @functools.lru_cache(maxsize=1 << 14)
