@@ -1227,9 +1227,9 @@ def prove_split_bound(
 class _Decided:
     """A split HiGHS's verdicts close, with all its record needs but the CP-SAT solves: P, n
     and the maxima it rests on, the threshold it refutes, theta, top, the pencils above top,
-    the middle case's quadruples for each t (with the bounds on their pencils' cells where
-    the walk needed them), the bounds on split maxima used and the quadruples of each t the
-    count of big classes refutes (:func:`_decide`, :func:`_build`)."""
+    the middle case's quadruples for each t (with the bounds on their pencils' cells), the
+    bounds on split maxima used and the quadruples of each t the count of big classes refutes
+    (:func:`_decide`, :func:`_build`)."""
 
     properties: int
     cards: int
@@ -1303,7 +1303,7 @@ def _decide(
             rest = [quad for quad in quads if quad not in done]
             cells = middle_cells(
                 properties, cards, t, most, most_below, threshold - 1, split_most=table()
-            )  # the bounds on the pencils' cells: one program per quadruple, tighter
+            )  # the bounds on the pencils' cells, for the tighter programs (_cover_middle)
             left = _cover_middle(properties, cards, threshold, known_max, t, rest, False, cells)[1]
             if not left:
                 break
