@@ -2026,8 +2026,8 @@ def _forced_infeasible(
     :func:`split_upper_bound` goes down one target at a time and meets the quadruples each
     target left again at the next (:data:`_FEASIBLE`). Likewise one feasible with a bound on the
     pencil's cells stays feasible with any larger bound or none, and the bound grows as the
-    target falls. Where HiGHS does not decide within its time, the program counts as not
-    refuted, as before, but nothing is kept."""
+    target falls (unless sharper split maxima lower it). Where HiGHS does not decide within its
+    time, the program counts as not refuted, as before, but nothing is kept."""
     if not relaxed and _forced_infeasible(properties, cards, threshold, known, t, forced, True,
                                           count, cells):  # fmt: skip
         return True
