@@ -1239,7 +1239,7 @@ class _Decided:
     theta: int
     top: int
     pencils: tuple[int, list[int] | None]
-    cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]], _Cells | None]]
+    cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]], _Cells]]
     split_maxima: dict[tuple[int, int, int], int]
     counted: dict[int, dict[tuple[tuple[int, int, int], ...], _Count]] = field(default_factory=dict)
 
@@ -1292,7 +1292,7 @@ def _decide(
         )
     if pencils[0] >= threshold:
         return None
-    cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]], _Cells | None]] = []
+    cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]], _Cells]] = []
     counted: dict[int, dict[tuple[tuple[int, int, int], ...], _Count]] = {}
     for t in range(theta + 1, top + 1):  # each t decided by HiGHS's verdicts (_cover_middle)
         done = counted.setdefault(t, {})
