@@ -1082,6 +1082,32 @@ def test_a_count_of_big_classes_enters_the_program_its_certificate_and_the_check
     assert farkas.check_farkas(4, 12, "max", 13, plain, cited)  # no contradiction without it
 
 
+def test_a_count_and_a_cells_bound_together_refute_what_neither_does_alone():
+    # 13 cards of AG(4,3) with 14 sets or more, one pencil of types (12, 1, 0) and three
+    # (9, 3, 1): the program with either row alone admits it, with both it does not; the
+    # record carries both, and setlab's verifier and the checker ask for both.
+    from setlab.extremal.farkas import record_certificate
+
+    quad = [(12, 1, 0), (9, 3, 1), (9, 3, 1), (9, 3, 1)]
+    rows = {"big": 9, "forced": quad}
+    assert prove_max_bound(4, 13, 14, TABLE_3, **rows, count=(9, 4)) is None
+    assert prove_max_bound(4, 13, 14, TABLE_3, **rows, cells=0) is None
+    record = prove_max_bound(4, 13, 14, TABLE_3, **rows, count=(9, 4), cells=0)
+    assert record["count"] == [9, 4] and record["cells"] == 0
+    assert verify_max_bound(record, **rows, count=(9, 4), cells=0)
+    assert not verify_max_bound(record, **rows, count=(9, 4))
+    assert not verify_max_bound(record, **rows, cells=0)
+    certificate = record_certificate(record)
+    farkas = _checker("farkas_check")
+    cited = {(3, k, "max"): v for k, v in TABLE_3.items()}
+    forced = [list(kind) for kind in quad]
+    check = functools.partial(farkas.check_farkas, 4, 13, "max", 13, big=9, forced=forced)
+    assert check(certificate, cited, count=[9, 4], cells=0) == []
+    for dropped in ("count", "cells"):
+        alone = {k: v for k, v in certificate.items() if k != dropped}
+        assert check(alone, cited, count=alone.get("count"), cells=alone.get("cells"))
+
+
 def largest_hyperplanes(board: list[int], properties: int) -> list[list[np.ndarray]]:
     """Per parallel class, the cards of ``board`` in each of its largest hyperplanes."""
     d = digits(properties)[board].astype(np.int64)

@@ -1262,7 +1262,7 @@ def _decide(
     top: int | None = None,
     split_maxima: dict[tuple[int, int, int], int] | None = None,
     sharpen: Callable[[int, list[tuple[tuple[int, int, int], ...]]], dict] | None = None,
-    count: Callable[[int, list[tuple[tuple[int, int, int], ...]]], dict] | None = None,
+    count: Callable[[int, list[tuple[tuple[int, int, int], ...]], _Cells], dict] | None = None,
 ) -> _Decided | None:
     """Whether the split at ``theta`` and ``top`` (default theta) refutes ``threshold`` sets by
     HiGHS's verdicts, or None; ``pencils``: the pencil maximum above top, if known;
@@ -1271,10 +1271,11 @@ def _decide(
     given, may return more bounds on split maxima (a mapping like ``split_maxima``; empty when
     it has none): the case at t is then tried again with them. A bound added later only shrinks
     the pencils' bounds, so the programs of an earlier t (and the pencils above top) still
-    cover what the final bounds leave. Where ``count`` is given instead, ``count(t,
-    quadruples)`` refutes the quadruples left by the count of big classes ({quadruple:
-    :class:`_Count`}, empty where it does not refute them all), and the walk goes on past
-    them, while its programs over all t number at most :data:`COUNT_PROGRAMS`.
+    cover what the final bounds leave. Where ``count`` is given, ``count(t, quadruples,
+    cells)`` refutes first what it can of the quadruples left by the count of big classes
+    (with the bounds on their pencils' cells at t, :func:`middle_cells`; returns {quadruple:
+    :class:`_Count`} for those), the walk goes on past them, and ``sharpen`` is asked for the
+    rest, while the count's programs over all t number at most :data:`COUNT_PROGRAMS`.
 
     The records, whose CP-SAT solves take the time, are built apart (:func:`_build`): a case
     that fails at a later t would throw away the records of the earlier ones, and the walk of
@@ -1308,12 +1309,14 @@ def _decide(
             if not left:
                 break
             if count is not None:  # the walk stops at the first pair left: count, walk on
-                found = count(t, left)
+                found = count(t, left, cells)
                 programs = {row for rows in counted.values() for row in rows.values()}
-                if not found or len(programs | set(found.values())) > COUNT_PROGRAMS:
+                if len(programs | set(found.values())) > COUNT_PROGRAMS:
                     return None
                 done.update(found)
-                continue
+                left = [quad for quad in left if quad not in found]
+                if not left:
+                    continue
             sharper = {} if sharpen is None else sharpen(t, left)
             if not sharper:
                 return None
@@ -1338,9 +1341,9 @@ def _build(decided: _Decided) -> dict[str, Any] | None:
         if left:
             return None
         middle += entries
-        for found in sorted(set(counted.values())):  # the count of big classes, once each
+        for found in sorted(set(counted.values()), key=_Count.key):  # the count, once each
             entry = _forced_refutation(properties, cards, threshold, known, t, found.forced,
-                                       (found.part, found.most))  # fmt: skip
+                                       (found.part, found.most), found.cells)  # fmt: skip
             if entry is None:
                 return None
             middle.append({**entry, "meeting": found.meeting})
@@ -1396,7 +1399,8 @@ def split_upper_bound(
     fewer. Those bounds are read from and kept in ``store`` (:func:`split_maxima_job`), where
     every other n, worker and later run finds them. Where that fails at a target, the same
     target with those bounds and the count of big classes for the quadruples the middle case
-    leaves (:func:`_counted_split`), and the next target is sharpened first again. Each step
+    leaves, the pencils behind those it leaves sharpened further (:func:`_counted_split`), and
+    the next target is sharpened first again. Each step
     is decided by HiGHS's verdicts alone, and only the last one's record is built (its CP-SAT
     solves take the time; where CP-SAT does not decide a program HiGHS refutes, the step
     before is built instead). Returns (upper, None) when the split proves nothing below
@@ -1460,7 +1464,8 @@ def split_upper_bound(
             properties, cards, best - 1, known_max, known_below, optima, tops, guide, exhaustive,
             store,
         ) or _counted_split(
-            properties, cards, best - 1, known_max, known_below, optima, tops, exhaustive
+            properties, cards, best - 1, known_max, known_below, optima, tops, guide, exhaustive,
+            store,
         )  # fmt: skip
         if step is None:
             break
@@ -1472,7 +1477,7 @@ def split_upper_bound(
     return upper, None
 
 
-SPLIT_VERSION = 13
+SPLIT_VERSION = 14
 """Bumped whenever :func:`split_upper_bound` changes what it proves: it names the checkpoints of
 :func:`split_bounds`, so a job interrupted under older code is started afresh."""
 
@@ -1678,18 +1683,58 @@ def _sharpened_split(
     theta = optima.largest_below(target + 1)
     if theta is None:
         return None
-    most, most_below = _tables_for(properties, known_max, known_below)
-    base = _tables(properties, cards, most, most_below)[3]  # the bounds without split maxima
-    hopeful = split_table(properties - 2, guide)  # at most every bound on split maxima
+    sharpening = _Sharpening(properties, cards, target, known_max, known_below, guide,
+                             exhaustive, store)  # fmt: skip
+    for top in tops:
+        largest, pattern = sharpening.pencils(top)
+        while largest > target and pattern is not None and sharpening.sharpen([pattern]):
+            largest, pattern = sharpening.pencils(top)
+        if largest > target:
+            continue
+        decided = _decide(properties, cards, target + 1, known_max, known_below, theta,
+                          (largest, pattern), top, sharpening.useful(),
+                          sharpening.middle)  # fmt: skip
+        if decided is not None:
+            return decided
+    return None
 
-    def pencils(top: int, table: np.ndarray) -> tuple[int, list[int] | None]:
-        return two_big_hyperplanes(properties, cards, top, most, most_below, floor=target,
-                                   cutoff=target, split_most=table)  # fmt: skip
 
-    def sharpen(patterns: Sequence[Sequence[int]]) -> bool:
-        # Bound the split maxima of the patterns' hyperplanes where the guide says they may
-        # drop (its counts are at most the true maxima); True when one did drop.
-        table = split_table(properties - 2, exhaustive)
+class _Sharpening:
+    """The exhaustive bounds on split maxima of :func:`_sharpened_split` at one target, computed
+    where the ``guide`` says they may pay and kept in ``exhaustive`` (and ``store``)."""
+
+    def __init__(
+        self,
+        properties: int,
+        cards: int,
+        target: int,
+        known_max: dict[int, int],
+        known_below: dict[int, int],
+        guide: Mapping[tuple[int, int, int], int],
+        exhaustive: dict[tuple[int, int, int], int],
+        store: Store | None = None,
+    ) -> None:
+        self.properties, self.cards, self.target = properties, cards, target
+        self.guide, self.exhaustive, self.store = guide, exhaustive, store
+        self.most, self.most_below = _tables_for(properties, known_max, known_below)
+        # the bounds without split maxima, and at most every bound on split maxima there can be
+        self.base = _tables(properties, cards, self.most, self.most_below)[3]
+        self.hopeful = split_table(properties - 2, guide)
+
+    def table(self) -> np.ndarray:
+        """The split maxima's bounds so far, as a table."""
+        return split_table(self.properties - 2, self.exhaustive)
+
+    def pencils(self, top: int) -> tuple[int, list[int] | None]:
+        """The pencil maximum above ``top`` with the bounds so far, cut off at the target."""
+        return two_big_hyperplanes(self.properties, self.cards, top, self.most, self.most_below,
+                                   floor=self.target, cutoff=self.target,
+                                   split_most=self.table())  # fmt: skip
+
+    def sharpen(self, patterns: Sequence[Sequence[int]]) -> bool:
+        """Bound the split maxima of the patterns' hyperplanes where the guide says they may
+        drop (its counts are at most the true maxima); True when one did drop."""
+        table, exhaustive, base = self.table(), self.exhaustive, self.base
         splits = {
             tuple(sorted(np.asarray(cells)[line].tolist(), reverse=True))
             for cells in patterns
@@ -1698,41 +1743,35 @@ def _sharpened_split(
         new = [
             split
             for split in sorted(splits)
-            if split not in exhaustive and guide.get(split, 10**6) < min(base[split], table[split])
+            if split not in exhaustive
+            and self.guide.get(split, 10**6) < min(base[split], table[split])
         ]
         if not new or len(exhaustive) + len(new) > SHARPEN_LIMIT:
             return False
         for split in new:
-            found = _remembered_split_maximum(properties - 2, split, most_below, store)
+            found = _remembered_split_maximum(self.properties - 2, split, self.most_below,
+                                              self.store)  # fmt: skip
             exhaustive[split] = int(base[split]) if found is None else found
         return any(exhaustive[split] < min(base[split], table[split]) for split in new)
 
-    def useful() -> dict[tuple[int, int, int], int]:  # the bounds that sharpen the pencils
-        return {split: v for split, v in exhaustive.items() if v < base[split]}
+    def useful(self) -> dict[tuple[int, int, int], int]:
+        """The bounds that sharpen the pencils (below the bounds without split maxima)."""
+        return {split: v for split, v in self.exhaustive.items() if v < self.base[split]}
 
-    def middle(t: int, quads: list[tuple[tuple[int, int, int], ...]]) -> dict:
-        # The middle case at t leaves quads: sharpen the hyperplanes of their pencils. A
-        # quadruple's program does not depend on split maxima, and the guide's values are at
-        # most the true ones, so a quadruple still past the target with the guide's values as
-        # split maxima stays past it with any bound there can be: then the case cannot close,
-        # and nothing is searched.
-        if set(quads) & set(middle_types(properties, cards, t, most, most_below, target, hopeful)):
+    def middle(self, t: int, quads: list[tuple[tuple[int, int, int], ...]]) -> dict:
+        """The middle case at t leaves ``quads``: sharpen the hyperplanes of their pencils
+        (:func:`_decide`'s ``sharpen``). A quadruple's program does not depend on split maxima,
+        and the guide's values are at most the true ones, so a quadruple still past the target
+        with the guide's values as split maxima stays past it with any bound there can be: then
+        the case cannot close, and nothing is searched."""
+        properties, cards, target = self.properties, self.cards, self.target
+        most, most_below = self.most, self.most_below
+        if set(quads) & set(middle_types(properties, cards, t, most, most_below, target,
+                                         self.hopeful)):  # fmt: skip
             return {}
-        table = split_table(properties - 2, exhaustive)
-        patterns = middle_patterns(properties, cards, t, most, most_below, target, table, quads)
-        return useful() if sharpen(patterns) else {}
-
-    for top in tops:
-        largest, pattern = pencils(top, split_table(properties - 2, exhaustive))
-        while largest > target and pattern is not None and sharpen([pattern]):
-            largest, pattern = pencils(top, split_table(properties - 2, exhaustive))
-        if largest > target:
-            continue
-        decided = _decide(properties, cards, target + 1, known_max, known_below, theta,
-                          (largest, pattern), top, useful(), middle)  # fmt: skip
-        if decided is not None:
-            return decided
-    return None
+        patterns = middle_patterns(properties, cards, t, most, most_below, target, self.table(),
+                                   quads)  # fmt: skip
+        return self.useful() if self.sharpen(patterns) else {}
 
 
 def _counted_split(
@@ -1743,42 +1782,47 @@ def _counted_split(
     known_below: dict[int, int],
     optima: _Optima,
     tops: Sequence[int],
+    guide: Mapping[tuple[int, int, int], int],
     exhaustive: dict[tuple[int, int, int], int],
+    store: Store | None = None,
 ) -> _Decided | None:
     """The split HiGHS's verdicts close for M(n) <= target with the split maxima bounded so
-    far (``exhaustive``, none added) and the count of big classes for the quadruples the middle
-    case leaves (:func:`_count_refutation`), or None: at the first of ``tops``
-    (:func:`_hopeful_tops`) whose pencils stay at most the target."""
+    far (``exhaustive``) and the count of big classes for the quadruples the middle case leaves
+    (:func:`_count_refutation`), or None: at the first of ``tops`` (:func:`_hopeful_tops`)
+    whose pencils stay at most the target. Where the count leaves quadruples, the pencils
+    behind them are sharpened as in :func:`_sharpened_split` and the case is tried again: the
+    sharpening follows what the middle case leaves, so a target the count closes may need
+    bounds no target before asked for (n = 156 of AG(5,3): 2813 sets needs 53 split maxima
+    where the targets down to 2814 asked for 23)."""
     theta = optima.largest_below(target + 1)
     if theta is None:
         return None
-    most, most_below = _tables_for(properties, known_max, known_below)
-    base = _tables(properties, cards, most, most_below)[3]
-    useful = {split: v for split, v in exhaustive.items() if v < base[split]}
-    table = split_table(properties - 2, useful) if useful else None
+    sharpening = _Sharpening(properties, cards, target, known_max, known_below, guide,
+                             exhaustive, store)  # fmt: skip
     known, below = tuple(sorted(known_max.items())), tuple(sorted(known_below.items()))
 
-    def count(t: int, quads: list[tuple[tuple[int, int, int], ...]]) -> dict:
+    def count(t: int, quads: list[tuple[tuple[int, int, int], ...]], cells: _Cells) -> dict:
         # The row and column types first, as in the middle case: one program for all their
         # quadruples (row 0 holds the largest part, so theirs is the quadruples' ceiling), by
         # its LP relaxation only (a pair's integer programs are slow, and their certificates
         # branch); else each quadruple, one program per multiset (it forces types, not which
-        # class is the row).
+        # class is the row), with the bound on its pencils' cells.
         def refuted(forced: Sequence[Sequence[int]], integer: bool = True) -> _Count | None:
-            return _count_refutation(properties, cards, target + 1, known, below, t,
-                                     _kinds(forced), integer)  # fmt: skip
+            kinds = _kinds(forced)
+            held = cells.get(kinds) if len(kinds) == 4 else None
+            return _count_refutation(properties, cards, target + 1, known, below, t, kinds,
+                                     integer, held)  # fmt: skip
 
         pair_of = {quad: _kinds(quad[:2]) for quad in quads}
         pairs = {pair: refuted(pair, False) for pair in set(pair_of.values())}
         found = {quad: pairs[pair_of[quad]] or refuted(quad) for quad in quads}
-        return {} if None in found.values() else found
+        return {quad: row for quad, row in found.items() if row is not None}
 
     for top in tops:
-        pencils = two_big_hyperplanes(properties, cards, top, most, most_below, floor=target,
-                                      cutoff=target, split_most=table)  # fmt: skip
+        pencils = sharpening.pencils(top)
         if pencils[0] <= target:
-            return _decide(properties, cards, target + 1, known_max, known_below, theta,
-                           pencils, top, dict(useful), count=count)  # fmt: skip
+            return _decide(properties, cards, target + 1, known_max, known_below, theta, pencils,
+                           top, sharpening.useful(), sharpening.middle, count)  # fmt: skip
     return None
 
 
@@ -2086,11 +2130,12 @@ def _forced_refutation(
 # in no n cards at all (arrangements.arrangement_certificate). Then the quadruple is refuted.
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class _Count:
     """Quadruples refuted by the count of big classes: the program forcing the class types
     ``forced`` (a quadruple's four, or the row and column types all its quadruples share), with
-    the row "at most ``most`` classes have a part of ``part`` or more", is infeasible, the
+    the row "at most ``most`` classes have a part of ``part`` or more" (and for four types the
+    bound ``cells`` on the lines inside their pencils' cells, if any), is infeasible, the
     largest hyperplanes of two such classes meet in ``meeting`` cards or more, and ``most`` + 1
     such hyperplanes fit in no n cards."""
 
@@ -2098,6 +2143,12 @@ class _Count:
     part: int
     most: int
     meeting: int
+    cells: int | None = None
+
+    def key(self) -> tuple[Any, ...]:
+        """An order for records (None, no cells' bound, before any bound)."""
+        cells = -1 if self.cells is None else self.cells
+        return self.forced, self.part, self.most, self.meeting, cells
 
 
 @functools.lru_cache(maxsize=1 << 10)
@@ -2126,6 +2177,7 @@ def _count_refutation(
     t: int,
     forced: tuple[tuple[int, ...], ...],
     integer: bool = True,
+    cells: int | None = None,
 ) -> _Count | None:
     """The count of big classes refuting the middle case's program at t with ``forced`` class
     types (:func:`_kinds` order) by HiGHS's verdicts, or None.
@@ -2137,7 +2189,10 @@ def _count_refutation(
     whose program with that row has an infeasible LP relaxation is taken first (its
     certificate is one set of multipliers; at n = 148 of AG(5,3) the programs of the fewest
     classes the program needs stayed LP-feasible, and one had no branching certificate within
-    20,000 nodes), then, if ``integer``, one whose integer program is infeasible."""
+    20,000 nodes), then, if ``integer``, one whose integer program is infeasible. ``cells``:
+    the bound on the lines inside the cells of the pencils of four forced types
+    (:func:`middle_cells`), a row valid alongside the count's (n = 156 of AG(5,3): the
+    quadruple ((52, 52, 52), (71, 43, 42) x 3) at t = 71 for 2814 sets needs both)."""
     ceiling = max(max(kind) for kind in forced)
     rows = []
     for part in range(ceiling, ceiling - COUNT_LEVELS, -1):
@@ -2145,11 +2200,12 @@ def _count_refutation(
         crowd = next((k for k in range(2, COUNT_CLASSES + 1) if arrangement_certificate(
             properties, k, part, ceiling, meeting, cards) is not None), None)  # fmt: skip
         if crowd is not None:
-            rows.append(_Count(forced, part, crowd - 1, meeting))
+            rows.append(_Count(forced, part, crowd - 1, meeting, cells))
     for relaxed in (True, False) if integer else (True,):
         for row in rows:
             count = (row.part, row.most)
-            if _forced_infeasible(properties, cards, threshold, known, t, forced, relaxed, count):
+            if _forced_infeasible(properties, cards, threshold, known, t, forced, relaxed, count,
+                                  cells):  # fmt: skip
                 return row
     return None
 
