@@ -1792,8 +1792,9 @@ def _counted_split(
     whose pencils stay at most the target. Where the count leaves quadruples, the pencils
     behind them are sharpened as in :func:`_sharpened_split` and the case is tried again: the
     sharpening follows what the middle case leaves, so a target the count closes may need
-    bounds no target before asked for (n = 156 of AG(5,3): 2813 sets needs 53 split maxima
-    where the targets down to 2814 asked for 23)."""
+    bounds no target before asked for (n = 156 of AG(5,3): the targets down to 2814 asked for
+    23 split maxima, and 2813 stopped on a quadruple the count does not refute; sharpened
+    after the count, 2813 and 2812 close)."""
     theta = optima.largest_below(target + 1)
     if theta is None:
         return None
@@ -2191,8 +2192,10 @@ def _count_refutation(
     classes the program needs stayed LP-feasible, and one had no branching certificate within
     20,000 nodes), then, if ``integer``, one whose integer program is infeasible. ``cells``:
     the bound on the lines inside the cells of the pencils of four forced types
-    (:func:`middle_cells`), a row valid alongside the count's (n = 156 of AG(5,3): the
-    quadruple ((52, 52, 52), (71, 43, 42) x 3) at t = 71 for 2814 sets needs both)."""
+    (:func:`middle_cells`), a row valid alongside the count's; together they refute programs
+    neither refutes alone (the AG(4,3) example in the tests: 13 cards, 14 sets, types
+    (12, 1, 0) and three (9, 3, 1) at t = 9); in the P = 5 table, 212 of the 218 count
+    programs its records hold carry both."""
     ceiling = max(max(kind) for kind in forced)
     rows = []
     for part in range(ceiling, ceiling - COUNT_LEVELS, -1):
