@@ -1026,6 +1026,43 @@ def test_a_split_whose_later_middle_case_fails_builds_no_records(monkeypatch, fo
     assert solved == []
 
 
+def test_what_the_count_leaves_is_sharpened_and_the_case_tried_again(monkeypatch):
+    # M_4(20) <= 47 at theta = 6, top = 8, with t = 8 made to leave its first two quadruples
+    # once. The count refutes the first; the sharpening is asked for the second alone, and with
+    # its bound (S(4, 4, 2) = 9, exact) the case at t = 8 is tried again and closes, keeping
+    # the count's refutation and the bound. Where the sharpening has nothing, the split fails.
+    real, left = split_module._cover_middle, []
+
+    def cover(properties, cards, threshold, known_max, t, quads, records=True, cells=None):
+        entries, rest = real(properties, cards, threshold, known_max, t, quads, records, cells)
+        if t == 8 and not left:
+            left.extend(quads[:2])
+            return [], list(left)
+        return entries, rest
+
+    def count(t, quads, cells):
+        return {quads[0]: split_module._Count(split_module._kinds(quads[0]), 9, 0, 0)}
+
+    monkeypatch.setattr(split_module, "_cover_middle", cover)
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    pencils = two_big_hyperplanes(4, 20, 8, most, below, floor=47)
+    exact = int(exact_split_maxima(2)[4, 4, 2])
+    for bound in ({(4, 4, 2): exact}, {}):
+        left.clear()
+        asked = []
+
+        def sharpen(t, quads, asked=asked, bound=bound):
+            asked.append((t, quads))
+            return bound
+
+        decided = split_module._decide(4, 20, 48, TABLE_3, PLANE, 6, pencils, 8, None, sharpen,
+                                       count)  # fmt: skip
+        assert len(left) == 2 and asked == [(8, left[1:])]
+        assert (decided is not None) == bool(bound)
+        if bound:
+            assert list(decided.counted[8]) == left[:1] and decided.split_maxima == bound
+
+
 def test_split_maxima_are_searched_once_and_kept_in_the_store(tmp_path):
     # S(4, 4, 2) of AG(3,3) (9 sets, by brute force over all three parts) is bounded once and
     # kept under the table it was bounded with; a later run reads it instead of searching: a
