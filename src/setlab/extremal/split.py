@@ -68,7 +68,8 @@ must pass U, and every such pattern has cell 0 of sigma cards or more (:func:`me
 their largest hyperplanes share sigma cards of S. And k hyperplanes of different classes, of
 h..c cards each, every two sharing sigma, fit in no n cards: up to AGL(P,3) they are few, and
 each arrangement's linear program has integer Farkas multipliers (:mod:`setlab.extremal.
-arrangements`).
+arrangements`). The count's program of four forced types keeps the pencil's cells' row too, and
+the quadruples the count leaves are sharpened by split maxima (:func:`_counted_split`).
 
 For AG(5,3) the two cases prove M(140..143), where the witness is a full 4-flat with two slices
 (the largest pencil bound is that of H ∪ H' full plus a few cards, the same configurations seen
@@ -77,7 +78,8 @@ M(161); with split maxima (:mod:`setlab.extremal.splitmax`: a hyperplane bounded
 three cells, the middle case sharpened by them too) the split proves M(147) and M(163) as well;
 with the triangles and four values of t, M(148), M(160) and M(164..167) too, and it gives the
 upper bound of every other M(n) it lowers (n = 149..159, 168..175, 177..181; the pencil's
-cells lowered fourteen of them by 1 or 2).
+cells lowered fourteen of them by 1 or 2, the count with them and sharpened after it M(151),
+M(156) and M(157) by 1, 2 and 1).
 """
 
 from __future__ import annotations
@@ -1308,7 +1310,9 @@ def _decide(
             left = _cover_middle(properties, cards, threshold, known_max, t, rest, False, cells)[1]
             if not left:
                 break
-            if count is not None:  # the walk stops at the first pair left: count, walk on
+            # The walk stops at the first pair left: the count (if any) refutes what it can,
+            # the sharpening (if any) takes the rest, and the walk goes on.
+            if count is not None:
                 found = count(t, left, cells)
                 programs = {row for rows in counted.values() for row in rows.values()}
                 if len(programs | set(found.values())) > COUNT_PROGRAMS:
@@ -1700,8 +1704,9 @@ def _sharpened_split(
 
 
 class _Sharpening:
-    """The exhaustive bounds on split maxima of :func:`_sharpened_split` at one target, computed
-    where the ``guide`` says they may pay and kept in ``exhaustive`` (and ``store``)."""
+    """The exhaustive bounds on split maxima at one target, for :func:`_sharpened_split` and
+    :func:`_counted_split`: computed where the ``guide`` says they may pay and kept in
+    ``exhaustive`` (and ``store``)."""
 
     def __init__(
         self,
