@@ -726,8 +726,10 @@ def test_a_middle_case_left_open_is_tried_again_with_sharper_split_maxima(monkey
     real = split_module._cover_middle
     asked = []
 
-    def cover(properties, cards, threshold, known_max, t, quads, records=True, cells=None):
-        entries, left = real(properties, cards, threshold, known_max, t, quads, records, cells)
+    def cover(properties, cards, threshold, known_max, t, quads, records=True, cells=None,
+              stop=None):
+        entries, left = real(properties, cards, threshold, known_max, t, quads, records, cells,
+                             stop)  # fmt: skip
         if t == 7 and not asked:  # left even with the pencils' cells
             return [], [quads[0]]
         return entries, left
@@ -840,9 +842,9 @@ def test_a_middle_case_the_guide_cannot_close_searches_no_split_maximum(monkeypa
         left: list[int] = []
 
         def cover(properties, cards, threshold, known_max, t, quads, records=True, cells=None,
-                  left=left):  # fmt: skip
+                  stop=None, left=left):  # fmt: skip
             entries, rest = real(properties, cards, threshold, known_max, t, quads, records,
-                                 cells)  # fmt: skip
+                                 cells, stop)  # fmt: skip
             if t == 7 and not left:  # left, and left again with the pencils' cells
                 left.extend([] if cells is None else [t])
                 return [], [quads[0]]
@@ -1010,9 +1012,10 @@ def test_a_split_whose_later_middle_case_fails_builds_no_records(monkeypatch, fo
     # but its records would be thrown away, so none is built (no CP-SAT solve at all).
     real_cover, solved = split_module._cover_middle, forced_solves
 
-    def cover(properties, cards, threshold, known_max, t, quads, records=True, cells=None):
+    def cover(properties, cards, threshold, known_max, t, quads, records=True, cells=None,
+              stop=None):
         entries, left = real_cover(properties, cards, threshold, known_max, t, quads, records,
-                                   cells)  # fmt: skip
+                                   cells, stop)  # fmt: skip
         return ([], [quads[0]]) if t == 8 else (entries, left)
 
     most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
@@ -1033,8 +1036,10 @@ def test_what_the_count_leaves_is_sharpened_and_the_case_tried_again(monkeypatch
     # the count's refutation and the bound. Where the sharpening has nothing, the split fails.
     real, left = split_module._cover_middle, []
 
-    def cover(properties, cards, threshold, known_max, t, quads, records=True, cells=None):
-        entries, rest = real(properties, cards, threshold, known_max, t, quads, records, cells)
+    def cover(properties, cards, threshold, known_max, t, quads, records=True, cells=None,
+              stop=None):
+        entries, rest = real(properties, cards, threshold, known_max, t, quads, records, cells,
+                             stop)  # fmt: skip
         if t == 8 and not left:
             left.extend(quads[:2])
             return [], list(left)
@@ -1061,6 +1066,72 @@ def test_what_the_count_leaves_is_sharpened_and_the_case_tried_again(monkeypatch
         assert (decided is not None) == bool(bound)
         if bound:
             assert list(decided.counted[8]) == left[:1] and decided.split_maxima == bound
+
+
+def test_the_walk_stops_at_a_quadruple_that_decides_the_case():
+    # One pair of (row, column) types, five quadruples; the first, third and fifth have no
+    # program that refutes them. The walk lists all three; with a stop at the third it lists
+    # two and never asks for the programs after it.
+    quads = [((9, 2, 1), (6, 3, 3), rest, (4, 4, 4)) for rest in
+             [(5, 4, 3), (6, 4, 2), (7, 3, 2), (6, 6, 0), (5, 5, 2)]]  # fmt: skip
+    asked = []
+
+    def refute(forced):
+        asked.append(forced)
+        return {} if forced in (quads[1], quads[3]) else None
+
+    for stop, left, tried in ((None, quads[0::2], quads), (quads[2], quads[0:3:2], quads[:3])):
+        asked.clear()
+        found = split_module._cover_walk(quads, lambda forced: False, refute,
+                                         None if stop is None else stop.__eq__)  # fmt: skip
+        assert found == ([], left)
+        assert [forced for forced in asked if len(forced) == 4] == [quads[0], *tried[1:]]
+
+
+def test_the_counted_split_gives_up_at_a_hopeless_quadruple_the_count_leaves(monkeypatch):
+    # M_4(20) <= 47 at top = 8, with no program of t = 8 refuting a quadruple and the count
+    # refuting none. Its first pair of types holds two quadruples. Where the second is hopeless
+    # (no bound on split maxima removes it) the walk tries it first and stops there: the
+    # other's programs are not solved and nothing is sharpened. Where none is, both are left,
+    # in order, and the count is asked for them (once: they force the same types) and the
+    # sharpening after it.
+    real = split_module._forced_infeasible
+    quads = middle_types(4, 20, 8, slice_maxima(4, TABLE_3), slice_maxima(3, PLANE), 47)
+    first, second = [quad for quad in quads if quad[0] != quad[1]]
+    solved, counted, sharpened = [], [], []
+
+    def infeasible(properties, cards, threshold, known, t, forced, *args, **kwargs):
+        if t != 8:
+            return real(properties, cards, threshold, known, t, forced, *args, **kwargs)
+        solved.append(forced)
+        return False
+
+    def count_refutation(properties, cards, threshold, known, below, t, forced, *rest):
+        counted.append(forced)
+        return None
+
+    def sharpen(self, t, quads):
+        sharpened.append(quads)
+        return {}
+
+    class Optima:
+        def largest_below(self, threshold):
+            return 6
+
+    monkeypatch.setattr(split_module, "_forced_infeasible", infeasible)
+    monkeypatch.setattr(split_module, "_count_refutation", count_refutation)
+    monkeypatch.setattr(split_module._Sharpening, "middle", sharpen)
+    guide = _exact_split_maxima_of_ag33()
+    for hopeless, asked in (({second}, [second]), (set(), [first, second])):
+        monkeypatch.setattr(split_module._Sharpening, "hopeless",
+                            lambda self, t, quads, h=hopeless: set(quads) & h)  # fmt: skip
+        for kept in (solved, counted, sharpened):
+            kept.clear()
+        found = split_module._counted_split(4, 20, 47, TABLE_3, PLANE, Optima(), [8], guide, {})
+        assert found is None
+        assert list(dict.fromkeys(forced for forced in solved if len(forced) == 4)) == asked
+        assert [forced for forced in counted if len(forced) == 4] == [split_module._kinds(first)]
+        assert sharpened == ([] if hopeless else [asked])
 
 
 def test_split_maxima_are_searched_once_and_kept_in_the_store(tmp_path):
