@@ -1134,6 +1134,52 @@ def test_the_counted_split_gives_up_at_a_hopeless_quadruple_the_count_leaves(mon
         assert sharpened == ([] if hopeless else [asked])
 
 
+def test_the_counted_split_looks_for_a_hopeless_quadruple_before_any_walk(monkeypatch):
+    # M_4(20) <= 47 at theta = 6, top = 8, as above: the second quadruple of t = 8 hopeless,
+    # the count refuting nothing, and at t = 8 only a program whose cells' bound is at most 1
+    # refuted (the walk's bound is 2). With the least bound there can be (the floor) at 2,
+    # nothing refutes it even there, so the split gives up before any walk: no program of
+    # t = 7 is solved, and the count is asked with the floor. With the floor at 1 its program
+    # refutes it there, nothing is decided ahead, and the walk runs from t = 7 as before.
+    real = split_module._forced_infeasible
+    quads = middle_types(4, 20, 8, slice_maxima(4, TABLE_3), slice_maxima(3, PLANE), 47)
+    second = [quad for quad in quads if quad[0] != quad[1]][1]
+    solved, counted = [], []
+
+    def infeasible(properties, cards, threshold, known, t, forced, relaxed, count=None,
+                   cells=None):  # fmt: skip
+        solved.append(t)
+        if t != 8:
+            return real(properties, cards, threshold, known, t, forced, relaxed, count, cells)
+        return cells is not None and cells <= 1
+
+    def count_refutation(properties, cards, threshold, known, below, t, forced, integer, held):
+        counted.append((forced, held))
+        return None
+
+    class Optima:
+        def largest_below(self, threshold):
+            return 6
+
+    monkeypatch.setattr(split_module, "_forced_infeasible", infeasible)
+    monkeypatch.setattr(split_module, "_count_refutation", count_refutation)
+    monkeypatch.setattr(split_module._Sharpening, "middle", lambda self, t, quads: {})
+    monkeypatch.setattr(split_module._Sharpening, "hopeless",
+                        lambda self, t, quads: set(quads) & {second})  # fmt: skip
+    guide = _exact_split_maxima_of_ag33()
+    for least in (2, 1):
+        monkeypatch.setattr(split_module._Sharpening, "floor",
+                            lambda self, t, least=least: {split_module._kinds(second): least})
+        solved.clear()
+        counted.clear()
+        found = split_module._counted_split(4, 20, 47, TABLE_3, PLANE, Optima(), [8], guide, {})
+        assert found is None and 8 in solved
+        if least == 2:
+            assert 7 not in solved and (split_module._kinds(second), 2) in counted
+        else:
+            assert solved.index(7) > solved.index(8)  # the walk after the look ahead
+
+
 def test_split_maxima_are_searched_once_and_kept_in_the_store(tmp_path):
     # S(4, 4, 2) of AG(3,3) (9 sets, by brute force over all three parts) is bounded once and
     # kept under the table it was bounded with; a later run reads it instead of searching: a

@@ -1266,6 +1266,7 @@ def _decide(
     sharpen: Callable[[int, list[tuple[tuple[int, int, int], ...]]], dict] | None = None,
     count: Callable[[int, list[tuple[tuple[int, int, int], ...]], _Cells], dict] | None = None,
     hopeless: Callable[[int, Sequence[tuple[tuple[int, int, int], ...]]], set] | None = None,
+    floor: Callable[[int], _Cells] | None = None,
 ) -> _Decided | None:
     """Whether the split at ``theta`` and ``top`` (default theta) refutes ``threshold`` sets by
     HiGHS's verdicts, or None; ``pencils``: the pencil maximum above top, if known;
@@ -1283,7 +1284,11 @@ def _decide(
     give can remove (``sharpen`` returns nothing when one is among its quadruples): one left
     that the count does not refute keeps the case at t from closing, so the walk tries them
     first and stops at the first such one, and so does the split, with the verdict it would
-    reach after the count and the sharpening of all that the walk leaves.
+    reach after the count and the sharpening of all that the walk leaves. ``floor(t)``, if
+    given with ``hopeless``, is the least the bounds on the pencils' cells at t can become
+    (with the guide's values as split maxima): a hopeless quadruple that no program refutes
+    and the count does not refute even with those ends the case wherever the walk meets it,
+    so each is tried before any walk.
 
     The records, whose CP-SAT solves take the time, are built apart (:func:`_build`): a case
     that fails at a later t would throw away the records of the earlier ones, and the walk of
@@ -1301,6 +1306,21 @@ def _decide(
         )
     if pencils[0] >= threshold:
         return None
+    # The walk meets a hopeless quadruple with the cells' bounds of its round, which only fall
+    # as split maxima are sharpened, never below ``floor``; its program and the count refute
+    # more as they fall (a program of its pair, or one that covers it, forces fewer of its
+    # types, so is looser). So one that neither refutes even at ``floor`` is left wherever
+    # the walk meets it, and ends the case there: it is looked for first, over every t.
+    for t in range(theta + 1, top + 1) if hopeless is not None and floor is not None else ():
+        quads = middle_types(
+            properties, cards, t, most, most_below, threshold - 1, split_most=table()
+        )
+        least, stuck = floor(t), hopeless(t, quads)
+        for quad in (quad for quad in quads if quad in stuck):
+            left = _cover_middle(properties, cards, threshold, known_max, t, [quad], False,
+                                 least)[1]  # fmt: skip
+            if left and (count is None or not count(t, [quad], least)):
+                return None
     cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]], _Cells]] = []
     counted: dict[int, dict[tuple[tuple[int, int, int], ...], _Count]] = {}
     for t in range(theta + 1, top + 1):  # each t decided by HiGHS's verdicts (_cover_middle)
@@ -1742,8 +1762,10 @@ class _Sharpening:
         # the bounds without split maxima, and at most every bound on split maxima there can be
         self.base = _tables(properties, cards, self.most, self.most_below)[3]
         self.hopeful = split_table(properties - 2, guide)
-        # by t: the quadruples past the target with the guide's values (hopeless)
+        # by t: the quadruples past the target with the guide's values (hopeless), and the
+        # bounds on their pencils' cells with those values (the least there can be)
         self.passing: dict[int, set[tuple[tuple[int, int, int], ...]]] = {}
+        self.least: dict[int, _Cells] = {}
 
     def table(self) -> np.ndarray:
         """The split maxima's bounds so far, as a table."""
@@ -1794,6 +1816,15 @@ class _Sharpening:
             self.passing[t] = set(found)
         return set(quads) & self.passing[t]
 
+    def floor(self, t: int) -> _Cells:
+        """The bounds on the pencils' cells at t (:func:`middle_cells`) with the guide's values
+        as split maxima: at most those with any bound on them there can be, since the cells'
+        bounds grow with the split maxima' bounds."""
+        if t not in self.least:
+            self.least[t] = middle_cells(self.properties, self.cards, t, self.most,
+                                         self.most_below, self.target, self.hopeful)  # fmt: skip
+        return self.least[t]
+
     def middle(self, t: int, quads: list[tuple[tuple[int, int, int], ...]]) -> dict:
         """The middle case at t leaves ``quads``: sharpen the hyperplanes of their pencils
         (:func:`_decide`'s ``sharpen``). A quadruple's program does not depend on split maxima,
@@ -1826,7 +1857,14 @@ def _counted_split(
     sharpening follows what the middle case leaves, so a target the count closes may need
     bounds no target before asked for (n = 156 of AG(5,3): the targets down to 2814 asked for
     23 split maxima, and 2813 stopped on a quadruple the count does not refute; sharpened
-    after the count, 2813 and 2812 close)."""
+    after the count, 2813 and 2812 close).
+
+    The counted split is the last try at a target, so it looks first for a hopeless quadruple
+    that nothing refutes even with the least bounds the cells can get (:func:`_decide`'s
+    ``floor``): where the walk would meet one only after rounds of the count and the
+    sharpening, the target is given up at once. The sharpened split does not look ahead so:
+    the split maxima its walk bounds before it meets such a quadruple are what the counted
+    split at the same target then starts from (n = 157 of AG(5,3) at 2863)."""
     theta = optima.largest_below(target + 1)
     if theta is None:
         return None
@@ -1862,7 +1900,7 @@ def _counted_split(
         if pencils[0] <= target:
             return _decide(properties, cards, target + 1, known_max, known_below, theta, pencils,
                            top, sharpening.useful(), sharpening.middle, count,
-                           sharpening.hopeless)  # fmt: skip
+                           sharpening.hopeless, sharpening.floor)  # fmt: skip
     return None
 
 
