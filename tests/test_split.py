@@ -1089,22 +1089,24 @@ def test_the_walk_stops_at_a_quadruple_that_decides_the_case():
 
 
 def test_the_counted_split_gives_up_at_a_hopeless_quadruple_the_count_leaves(monkeypatch):
-    # M_4(20) <= 47 at top = 8, with no program of t = 8 refuting a quadruple and the count
-    # refuting none. Its first pair of types holds two quadruples. Where the second is hopeless
-    # (no bound on split maxima removes it) the walk tries it first and stops there: the
-    # other's programs are not solved and nothing is sharpened. Where none is, both are left,
-    # in order, and the count is asked for them (once: they force the same types) and the
-    # sharpening after it.
+    # M_4(20) <= 47 at top = 8, with no program of t = 8 refuting a quadruple with the walk's
+    # cells and the count refuting none. Its first pair of types holds two quadruples. Where
+    # the second is hopeless (no bound on split maxima removes it) the walk tries it first and
+    # stops there: the other's programs are not solved and nothing is sharpened. Where none is,
+    # both are left, in order, and the count is asked for them (once: they force the same
+    # types) and the sharpening after it. (The look ahead before the walk, the next test, is
+    # passed: with the cells' least bound at 0 the hopeless one's program is refuted.)
     real = split_module._forced_infeasible
     quads = middle_types(4, 20, 8, slice_maxima(4, TABLE_3), slice_maxima(3, PLANE), 47)
     first, second = [quad for quad in quads if quad[0] != quad[1]]
     solved, counted, sharpened = [], [], []
 
-    def infeasible(properties, cards, threshold, known, t, forced, *args, **kwargs):
+    def infeasible(properties, cards, threshold, known, t, forced, relaxed, count=None,
+                   cells=None):  # fmt: skip
         if t != 8:
-            return real(properties, cards, threshold, known, t, forced, *args, **kwargs)
+            return real(properties, cards, threshold, known, t, forced, relaxed, count, cells)
         solved.append(forced)
-        return False
+        return cells == 0
 
     def count_refutation(properties, cards, threshold, known, below, t, forced, *rest):
         counted.append(forced)
@@ -1121,6 +1123,8 @@ def test_the_counted_split_gives_up_at_a_hopeless_quadruple_the_count_leaves(mon
     monkeypatch.setattr(split_module, "_forced_infeasible", infeasible)
     monkeypatch.setattr(split_module, "_count_refutation", count_refutation)
     monkeypatch.setattr(split_module._Sharpening, "middle", sharpen)
+    monkeypatch.setattr(split_module._Sharpening, "floor",
+                        lambda self, t: {split_module._kinds(second): 0})  # fmt: skip
     guide = _exact_split_maxima_of_ag33()
     for hopeless, asked in (({second}, [second]), (set(), [first, second])):
         monkeypatch.setattr(split_module._Sharpening, "hopeless",
