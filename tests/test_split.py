@@ -1123,12 +1123,12 @@ def test_the_counted_split_gives_up_at_a_hopeless_quadruple_the_count_leaves(mon
     monkeypatch.setattr(split_module, "_forced_infeasible", infeasible)
     monkeypatch.setattr(split_module, "_count_refutation", count_refutation)
     monkeypatch.setattr(split_module._Sharpening, "middle", sharpen)
-    monkeypatch.setattr(split_module._Sharpening, "floor",
-                        lambda self, t: {split_module._kinds(second): 0})  # fmt: skip
     guide = _exact_split_maxima_of_ag33()
     for hopeless, asked in (({second}, [second]), (set(), [first, second])):
         monkeypatch.setattr(split_module._Sharpening, "hopeless",
                             lambda self, t, quads, h=hopeless: set(quads) & h)  # fmt: skip
+        monkeypatch.setattr(split_module._Sharpening, "floor", lambda self, t, h=hopeless:
+                            (sorted(h), {split_module._kinds(second): 0}))  # fmt: skip
         for kept in (solved, counted, sharpened):
             kept.clear()
         found = split_module._counted_split(4, 20, 47, TABLE_3, PLANE, Optima(), [8], guide, {})
@@ -1172,8 +1172,8 @@ def test_the_counted_split_looks_for_a_hopeless_quadruple_before_any_walk(monkey
                         lambda self, t, quads: set(quads) & {second})  # fmt: skip
     guide = _exact_split_maxima_of_ag33()
     for least in (2, 1):
-        monkeypatch.setattr(split_module._Sharpening, "floor",
-                            lambda self, t, least=least: {split_module._kinds(second): least})
+        monkeypatch.setattr(split_module._Sharpening, "floor", lambda self, t, least=least:
+                            ([second] if t == 8 else [], {split_module._kinds(second): least}))
         solved.clear()
         counted.clear()
         found = split_module._counted_split(4, 20, 47, TABLE_3, PLANE, Optima(), [8], guide, {})

@@ -1266,7 +1266,7 @@ def _decide(
     sharpen: Callable[[int, list[tuple[tuple[int, int, int], ...]]], dict] | None = None,
     count: Callable[[int, list[tuple[tuple[int, int, int], ...]], _Cells], dict] | None = None,
     hopeless: Callable[[int, Sequence[tuple[tuple[int, int, int], ...]]], set] | None = None,
-    floor: Callable[[int], _Cells] | None = None,
+    floor: Callable[[int], tuple[list[tuple[tuple[int, int, int], ...]], _Cells]] | None = None,
 ) -> _Decided | None:
     """Whether the split at ``theta`` and ``top`` (default theta) refutes ``threshold`` sets by
     HiGHS's verdicts, or None; ``pencils``: the pencil maximum above top, if known;
@@ -1285,10 +1285,10 @@ def _decide(
     that the count does not refute keeps the case at t from closing, so the walk tries them
     first and stops at the first such one, and so does the split, with the verdict it would
     reach after the count and the sharpening of all that the walk leaves. ``floor(t)``, if
-    given with ``hopeless``, is the least the bounds on the pencils' cells at t can become
-    (with the guide's values as split maxima): a hopeless quadruple that no program refutes
-    and the count does not refute even with those ends the case wherever the walk meets it,
-    so each is tried before any walk.
+    given, is every hopeless quadruple at t and the least the bounds on the pencils' cells at
+    t can become (with the guide's values as split maxima): a hopeless quadruple that no
+    program refutes and the count does not refute even with those ends the case wherever the
+    walk meets it, so each is tried before any walk.
 
     The records, whose CP-SAT solves take the time, are built apart (:func:`_build`): a case
     that fails at a later t would throw away the records of the earlier ones, and the walk of
@@ -1311,12 +1311,9 @@ def _decide(
     # more as they fall (a program of its pair, or one that covers it, forces fewer of its
     # types, so is looser). So one that neither refutes even at ``floor`` is left wherever
     # the walk meets it, and ends the case there: it is looked for first, over every t.
-    for t in range(theta + 1, top + 1) if hopeless is not None and floor is not None else ():
-        quads = middle_types(
-            properties, cards, t, most, most_below, threshold - 1, split_most=table()
-        )
-        least, stuck = floor(t), hopeless(t, quads)
-        for quad in (quad for quad in quads if quad in stuck):
+    for t in range(theta + 1, top + 1) if floor is not None else ():
+        stuck, least = floor(t)
+        for quad in stuck:
             left = _cover_middle(properties, cards, threshold, known_max, t, [quad], False,
                                  least)[1]  # fmt: skip
             if left and (count is None or not count(t, [quad], least)):
@@ -1810,20 +1807,26 @@ class _Sharpening:
         """Those of ``quads`` no bound on split maxima removes from the middle case at t: still
         past the target with the guide's values as split maxima. The guide's values are at most
         the true ones, so such a quadruple stays past it with any bound there can be."""
+        return set(quads) & self._past(t)
+
+    def _past(self, t: int) -> set[tuple[tuple[int, int, int], ...]]:
+        """Every quadruple past the target at t with the guide's values as split maxima."""
         if t not in self.passing:
             found = middle_types(self.properties, self.cards, t, self.most, self.most_below,
                                  self.target, self.hopeful)  # fmt: skip
             self.passing[t] = set(found)
-        return set(quads) & self.passing[t]
+        return self.passing[t]
 
-    def floor(self, t: int) -> _Cells:
-        """The bounds on the pencils' cells at t (:func:`middle_cells`) with the guide's values
-        as split maxima: at most those with any bound on them there can be, since the cells'
-        bounds grow with the split maxima's bounds."""
+    def floor(self, t: int) -> tuple[list[tuple[tuple[int, int, int], ...]], _Cells]:
+        """Every :meth:`hopeless` quadruple at t (sorted), and the bounds on the pencils' cells
+        at t (:func:`middle_cells`) with the guide's values as split maxima: at most those with
+        any bound on them there can be, since the cells' bounds grow with the split maxima's
+        bounds. The split maxima's bounds are at least the guide's values, so the middle case
+        at t lists every hopeless quadruple too."""
         if t not in self.least:
             self.least[t] = middle_cells(self.properties, self.cards, t, self.most,
                                          self.most_below, self.target, self.hopeful)  # fmt: skip
-        return self.least[t]
+        return sorted(self._past(t)), self.least[t]
 
     def middle(self, t: int, quads: list[tuple[tuple[int, int, int], ...]]) -> dict:
         """The middle case at t leaves ``quads``: sharpen the hyperplanes of their pencils
