@@ -1184,6 +1184,49 @@ def test_the_counted_split_looks_for_a_hopeless_quadruple_before_any_walk(monkey
             assert solved.index(7) > solved.index(8)  # the walk after the look ahead
 
 
+def test_the_look_ahead_asks_the_walks_cells_first_and_the_walk_reuses_its_verdicts(monkeypatch):
+    # As above, but no program of t = 8 refutes anything and the count refutes the hopeless
+    # quadruple with the cells' bound of the walk's first round at t = 8 (2), the floor being
+    # 1. Refuted there, it is refuted at the floor too: the look ahead asks the count there
+    # and never at the floor (its programs are asked at both, before any count), and the walk
+    # then runs from t = 7, meets the same verdict at t = 8 without asking the count anew,
+    # and closes the case. (The code that asked the floor alone asked the count with 1 and
+    # gave up.)
+    real = split_module._forced_infeasible
+    quads = middle_types(4, 20, 8, slice_maxima(4, TABLE_3), slice_maxima(3, PLANE), 47)
+    second = [quad for quad in quads if quad[0] != quad[1]][1]
+    kinds = split_module._kinds(second)
+    solved, counted = [], []
+
+    def infeasible(properties, cards, threshold, known, t, forced, relaxed, count=None,
+                   cells=None):  # fmt: skip
+        solved.append((t, cells))
+        if t != 8:
+            return real(properties, cards, threshold, known, t, forced, relaxed, count, cells)
+        return False
+
+    def count_refutation(properties, cards, threshold, known, below, t, forced, integer, held):
+        counted.append((forced, held))
+        return split_module._Count(forced, 8, 1, 0, held) if (forced, held) == (kinds, 2) else None
+
+    class Optima:
+        def largest_below(self, threshold):
+            return 6
+
+    monkeypatch.setattr(split_module, "_forced_infeasible", infeasible)
+    monkeypatch.setattr(split_module, "_count_refutation", count_refutation)
+    monkeypatch.setattr(split_module._Sharpening, "middle", lambda self, t, quads: {})
+    monkeypatch.setattr(split_module._Sharpening, "hopeless",
+                        lambda self, t, quads: set(quads) & {second})  # fmt: skip
+    monkeypatch.setattr(split_module._Sharpening, "floor",
+                        lambda self, t: ([second] if t == 8 else [], {kinds: 1}))  # fmt: skip
+    guide = _exact_split_maxima_of_ag33()
+    found = split_module._counted_split(4, 20, 47, TABLE_3, PLANE, Optima(), [8], guide, {})
+    assert counted.count((kinds, 2)) == 1 and (kinds, 1) not in counted
+    assert found is not None and second in found.counted[8]  # the case closes by that verdict
+    assert (7, None) in solved[solved.index((8, 1)):]  # the walk after the look ahead
+
+
 def test_split_maxima_are_searched_once_and_kept_in_the_store(tmp_path):
     # S(4, 4, 2) of AG(3,3) (9 sets, by brute force over all three parts) is bounded once and
     # kept under the table it was bounded with; a later run reads it instead of searching: a

@@ -1288,7 +1288,9 @@ def _decide(
     given, is every hopeless quadruple at t and the least the bounds on the pencils' cells at
     t can become (with the guide's values as split maxima): a hopeless quadruple that no
     program refutes and the count does not refute even with those ends the case wherever the
-    walk meets it, so each is tried before any walk.
+    walk meets it, so each is tried before any walk: first with the cells' bounds the walk
+    starts from at t, whose verdicts the walk then reuses, and at the floor only where those
+    leave it.
 
     The records, whose CP-SAT solves take the time, are built apart (:func:`_build`): a case
     that fails at a later t would throw away the records of the earlier ones, and the walk of
@@ -1306,17 +1308,35 @@ def _decide(
         )
     if pencils[0] >= threshold:
         return None
+    found_cells: dict[tuple[Any, ...], _Cells] = {}
+
+    def cells_at(t: int) -> _Cells:  # the bounds on the pencils' cells with the bounds so far
+        key = (t, tuple(sorted(split_maxima.items())))
+        if key not in found_cells:
+            found_cells[key] = middle_cells(properties, cards, t, most, most_below,
+                                            threshold - 1, split_most=table())  # fmt: skip
+        return found_cells[key]
+
+    def programs_leave(t: int, quad: tuple[tuple[int, int, int], ...], cells: _Cells) -> bool:
+        return bool(_cover_middle(properties, cards, threshold, known_max, t, [quad], False,
+                                  cells)[1])  # fmt: skip
+
     # The walk meets a hopeless quadruple with the cells' bounds of its round, which only fall
     # as split maxima are sharpened, never below ``floor``; its program and the count refute
     # more as they fall (a program of its pair, or one that covers it, forces fewer of its
     # types, so is looser). So one that neither refutes even at ``floor`` is left wherever
-    # the walk meets it, and ends the case there: it is looked for first, over every t.
+    # the walk meets it, and ends the case there: it is looked for first, over every t. Each
+    # is asked first with the bounds of the walk's first round at t, whose verdicts (kept by
+    # their inputs) the walk then reuses: refuted there, it is refuted at the floor too. The
+    # programs (mostly their pairs' LP relaxations) are asked at the floor before the count,
+    # whose integer programs take the time, is asked at all.
     for t in range(theta + 1, top + 1) if floor is not None else ():
         stuck, least = floor(t)
+        now = cells_at(t) if stuck else least
         for quad in stuck:
-            left = _cover_middle(properties, cards, threshold, known_max, t, [quad], False,
-                                 least)[1]  # fmt: skip
-            if left and (count is None or not count(t, [quad], least)):
+            if not programs_leave(t, quad, now) or not programs_leave(t, quad, least):
+                continue
+            if count is None or not (count(t, [quad], now) or count(t, [quad], least)):
                 return None
     cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]], _Cells]] = []
     counted: dict[int, dict[tuple[tuple[int, int, int], ...], _Count]] = {}
@@ -1327,9 +1347,7 @@ def _decide(
                 properties, cards, t, most, most_below, threshold - 1, split_most=table()
             )
             rest = [quad for quad in quads if quad not in done]
-            cells = middle_cells(
-                properties, cards, t, most, most_below, threshold - 1, split_most=table()
-            )  # the bounds on the pencils' cells, for the tighter programs (_cover_middle)
+            cells = cells_at(t)  # for the tighter programs (_cover_middle)
             # The walk stops at the first pair left: the count (if any) refutes what it can,
             # the sharpening (if any) takes the rest, and the walk goes on. A hopeless
             # quadruple the count does not refute ends the case however the rest goes, so the
