@@ -149,3 +149,114 @@ def test_the_checker_needs_the_basis_form(certificate: dict) -> None:
     plane = scaled["arrangements"][-1]["planes"][-1]
     plane[:] = [2 * v % 3 for v in plane]  # the same hyperplane, not normalised
     assert "normalised" in split_check._arrangement_errors(5, scaled)[0]
+
+
+# the row of the sets: arrangements whose meetings are whole flats
+
+
+def lines_of(board: np.ndarray, p: int) -> int:
+    """The sets among the marked points, by a plain loop over pairs (each set three times)."""
+    marked = [tuple(v) for v, m in zip(points(p).tolist(), board.tolist(), strict=True) if m]
+    have = set(marked)
+    thirds = sum(tuple(-(a + b) % 3 for a, b in zip(x, y, strict=True)) in have
+                 for x, y in itertools.combinations(marked, 2))  # fmt: skip
+    return thirds // 3
+
+
+def meeting_configuration(p: int, k: int, extra: float, rng: random.Random):
+    """k hyperplanes of different classes and cards holding every two of them's meeting flat,
+    with each other card in with probability ``extra``."""
+    planes = [(xi, rng.randrange(3)) for xi in rng.sample(normalised(p), k)]
+    inside = [(points(p) @ np.array(xi)) % 3 == c for xi, c in planes]
+    forced = np.zeros(3**p, bool)
+    for a, b in itertools.combinations(inside, 2):
+        forced |= a & b
+    board = forced | np.array([rng.random() < extra for _ in range(3**p)])
+    return inside, forced, board
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([(3, 2), (3, 3), (4, 2), (4, 3), (4, 4)]),
+       st.sampled_from([0.0, 0.2, 0.5]))  # fmt: skip
+def test_the_sets_row_holds_for_configurations_that_exist(seed: int, pk: tuple, extra: float):
+    # Cards S that hold the meetings of k hyperplanes: S holds L(S) sets, counted by a plain
+    # loop, and the row of the sets with sets = L(S) holds at S; so no certificate refutes S's
+    # own numbers (its hyperplanes' least and largest parts, its largest hyperplane as the
+    # ceiling), however many sets it holds.
+    from setlab.extremal.arrangements import set_row
+
+    p, k = pk
+    inside, forced, board = meeting_configuration(p, k, extra, random.Random(seed))
+    held = lines_of(board, p)
+    weights, right = set_row(p, forced, int(board.sum()), held)
+    assert int(weights @ board) >= right
+    sizes = [int((part & board).sum()) for part in inside]
+    every = [((points(p) @ np.array(xi)) % 3 == c) for xi in normalised(p) for c in range(3)]
+    high = max(int((h & board).sum()) for h in every)
+    found = arrangement_certificate(p, k, min(sizes), high, 3 ** (p - 2), int(board.sum()), held)
+    assert found is None
+
+
+def test_the_sets_row_over_every_configuration_of_a_pencil() -> None:
+    # AG(3,3): three planes through one line, each with 7 of its 9 points, hold the line and 4
+    # points more each (15 points). Over every such choice of the 12 other points the row of
+    # the sets holds with the sets the points hold (a plain count); so the arrangement's
+    # program with the row is not refuted for the most of them, and it is for more than the
+    # row's weights can reach (the line's set and the 12 largest weights over 6).
+    from setlab.extremal.arrangements import _multipliers, arrangement_rows, set_row
+
+    planes = [((1, 0, 0), 0), ((0, 1, 0), 0), ((1, 1, 0), 0)]
+    inside = [(points(3) @ np.array(xi)) % 3 == c for xi, c in planes]
+    line = inside[0] & inside[1]
+    assert (line == (inside[0] & inside[2])).all()
+    other = [np.flatnonzero(part & ~line) for part in inside]  # 6 points each
+    most = 0
+    for chosen in itertools.product(*(itertools.combinations(o.tolist(), 4) for o in other)):
+        board = line.copy()
+        board[[x for part in chosen for x in part]] = True
+        held = lines_of(board, 3)
+        weights, right = set_row(3, line, 15, held)
+        assert int(weights @ board) >= right
+        most = max(most, held)
+    assert _multipliers(*arrangement_rows(3, planes, 7, 7, 3, 15, most)) is None
+    reach = 1 + int(np.sort(set_row(3, line, 15, 0)[0])[-12:].sum()) // 6
+    assert _multipliers(*arrangement_rows(3, planes, 7, 7, 3, 15, reach + 1)) is not None
+
+
+@pytest.fixture(scope="module")
+def with_sets() -> dict:
+    # The count at n = 168 of AG(5,3), t = 72: six hyperplanes of 72 cards, every two meeting in
+    # a whole 3-flat, fit in 168 cards (21 of the 173 arrangements), but none holds 3419 sets.
+    assert arrangement_certificate(5, 6, 72, 72, 27, 168) is None
+    found = arrangement_certificate(5, 6, 72, 72, 27, 168, 3419)
+    assert found is not None
+    return copy.deepcopy(found)
+
+
+def test_the_checker_accepts_the_sets(with_sets: dict) -> None:
+    assert split_check._arrangement_errors(5, with_sets) == []
+    fewer = copy.deepcopy(with_sets)
+    fewer["sets"] = 3300  # the same multipliers for a weaker row
+    assert "contradiction" in " ".join(split_check._arrangement_errors(5, fewer))
+    plain = copy.deepcopy(with_sets)
+    del plain["sets"]  # without the row: the multipliers do not fit the program
+    assert split_check._arrangement_errors(5, plain)
+    partial = copy.deepcopy(with_sets)
+    partial["meeting"] = 26  # nothing forced: no row of the sets
+    assert "meet in 27 points" in split_check._arrangement_errors(5, partial)[0]
+
+
+def test_the_checker_holds_a_count_to_its_sets() -> None:
+    # A count asking more sets than the bound refutes (S holds more than v: v + 1 at least) is
+    # refused before anything else is checked; one asking v + 1 needs its certificate.
+    entry = {"count": [72, 5], "ceiling": 72, "meeting": 27, "sets": 3420}
+    errors = split_check._count_errors(5, 168, 3418, [entry], [], [], [], None)
+    assert errors == ["a count asks 3420 sets of a configuration with more than 3418"]
+    plane, line = [0, 0, 0, 1, 1, 2, 3, 5, 8, 12], [0, 0, 0, 1]  # M_2, M_1
+    entry = {"count": [8, 1], "ceiling": 8, "meeting": 3, "sets": 15}  # AG(3,3), 12 cards
+    errors = split_check._count_errors(3, 12, 14, [entry], [], plane, line, None)
+    assert any("no arrangements certificate" in error for error in errors)
+    found = arrangement_certificate(3, 2, 8, 8, 3, 12)  # a certificate without the sets
+    assert found is not None and "sets" not in found
+    errors = split_check._count_errors(3, 12, 14, [entry], [found], plane, line, None)
+    assert any("no arrangements certificate" in error for error in errors)

@@ -118,7 +118,8 @@ def split_certificate(result: Result) -> dict[str, Any] | None:
     verifies the orbits and recomputes each bound). Where a middle program has a count of big
     classes, its meeting bound goes along (the checker redoes the pencils) and the arrangements
     of one more big hyperplane than it allows, each with its multipliers
-    (:func:`~setlab.extremal.arrangements.arrangement_certificate`).
+    (:func:`~setlab.extremal.arrangements.arrangement_certificate`; with the sets asked of
+    them where the entry has "sets").
 
     Examples
     --------
@@ -144,14 +145,16 @@ def split_certificate(result: Result) -> dict[str, Any] | None:
         return None
     properties, cards = int(record.get("properties", 0)), int(record.get("cards", 0))
     arrangements = []
-    wanted = {(int(e["count"][1]) + 1, int(e["count"][0]), int(e["ceiling"]), int(e["meeting"]))
-              for e in entries if e.get("count")}  # fmt: skip
-    for key in sorted(wanted):  # (hyperplanes, low, high, meeting)
-        found = arrangement_certificate(properties, *key, cards)
+    wanted = {(int(e["count"][1]) + 1, int(e["count"][0]), int(e["ceiling"]), int(e["meeting"]),
+               e.get("sets")) for e in entries if e.get("count")}  # fmt: skip
+    for *key, sets in sorted(wanted, key=lambda key: (*key[:4], key[4] or 0)):
+        found = arrangement_certificate(properties, *key, cards, sets)  # (k, low, high, meeting)
         if found is None:
             return None
         arrangements.append(found)
-    middle = [{**found, **({"meeting": entry["meeting"]} if entry.get("count") else {})}
+    counts = ("meeting", "sets")
+    middle = [{**found, **{name: entry[name] for name in counts if name in entry}}
+              if entry.get("count") else found
               for found, entry in zip(middle, entries, strict=True)]  # fmt: skip
     pencil = record.get("pencil") or {}
     dimension = properties - 2

@@ -24,6 +24,20 @@ g . s can reach over the box, the sum of the positive g_x, is below b. A set S w
 g . 1_S >= b. :func:`arrangement_certificate` lists the arrangements with their multipliers;
 the standalone checker (``split_check.py``) lists the orbits itself and checks each.
 
+*With the sets.* Where sigma is a whole (P-2)-flat, 3^(P-2) points, every two of the k
+hyperplanes meet in a flat that lies in S: their union F is forced, and the arrangement may fit
+(at n = 168 of AG(5,3) six hyperplanes of 72 cards, every two meeting in a full 3-flat, fit in
+21 of the 173 arrangements) and yet leave too few sets. The split asks for S holding at least
+``sets`` lines, no hyperplane of S above ``high`` (:func:`set_row`, :func:`arrangement_rows`);
+F and R = S - F then count
+
+    L(S) = L(F) + sum over r in R of p(r) + (lines with two points in R) + (lines inside R),
+
+p(r) the lines through r with both other points in F, and for each r in R the other points of
+R pair off along the lines through r (a line inside R takes two, one whose third point is in F
+one), so that r's share of the last two terms is at most u(r) (:func:`set_row`). So
+sum over r in R of 6 (p(r) + u(r)) >= 6 (sets - L(F)): one more row, linear in s.
+
 References
 ----------
 J. Farkas, "Theorie der einfachen Ungleichungen", J. Reine Angew. Math. 124 (1902).
@@ -42,9 +56,16 @@ from scipy.optimize import linprog
 
 from setlab.cards import deck_size
 from setlab.errors import SetlabError
-from setlab.geometry import digits
+from setlab.find import count_sets
+from setlab.geometry import digits, linear_forms, third_card_table
 
-__all__ = ["arrangement_certificate", "arrangement_rows", "arrangements", "check_arrangement"]
+__all__ = [
+    "arrangement_certificate",
+    "arrangement_rows",
+    "arrangements",
+    "check_arrangement",
+    "set_row",
+]
 
 _CHUNK = 1 << 22
 """Most numbers one step of the orbit test holds (maps x arrangements x hyperplanes)."""
@@ -135,18 +156,22 @@ def _orbit_least(classes: int, m: int, images: np.ndarray) -> Iterator[np.ndarra
 
 def arrangement_rows(
     properties: int, hyperplanes: list[tuple[tuple[int, ...], int]], low: int, high: int,
-    meeting: int, cards: int,
+    meeting: int, cards: int, sets: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """The linear program of one arrangement over the points of AG(P,3): (A, b, sense) with
     rows the sum (at most ``cards``), each hyperplane at least ``low`` and then at most
     ``high``, and each pair of them (in :func:`itertools.combinations` order) at least
-    ``meeting``; sense +1 for "at least", -1 for "at most".
+    ``meeting``; sense +1 for "at least", -1 for "at most". With ``sets`` (``meeting`` a whole
+    (P-2)-flat), then every hyperplane of AG(P,3) at most ``high`` (forms of
+    :func:`~setlab.geometry.linear_forms` in order, offsets 0, 1, 2) and last :func:`set_row`.
 
     Examples
     --------
     >>> a, b, sense = arrangement_rows(2, [((1, 0), 0), ((0, 1), 0)], 2, 3, 1, 5)
     >>> a.shape, b.tolist(), sense.tolist()
     ((6, 9), [5, 2, 2, 3, 3, 1], [-1, 1, 1, -1, -1, 1])
+    >>> arrangement_rows(2, [((1, 0), 0), ((0, 1), 0)], 2, 3, 1, 5, sets=2)[0].shape
+    (19, 9)
     """
     points = digits(properties).astype(np.int64)
     inside = np.array([(points @ np.array(xi)) % 3 == c for xi, c in hyperplanes], dtype=np.int64)
@@ -157,7 +182,60 @@ def arrangement_rows(
     k = len(hyperplanes)
     b = np.array([cards] + [low] * k + [high] * k + [meeting] * len(pairs), dtype=np.int64)
     sense = np.array([-1] + [1] * k + [-1] * k + [1] * len(pairs), dtype=np.int64)
+    if sets is None:
+        return a, b, sense
+    if meeting < 3 ** (properties - 2):
+        raise SetlabError("the sets' row needs every two hyperplanes to meet in a whole flat")
+    forced = np.any(pairs, axis=0) if pairs else np.zeros(len(points), bool)
+    every = np.array([(points @ form) % 3 == c for form in linear_forms(properties)
+                      for c in range(3)], dtype=np.int64)  # fmt: skip
+    weights, least = set_row(properties, forced, cards, sets)
+    a = np.vstack([a, every, weights[None, :]])
+    b = np.concatenate([b, np.full(len(every), high), [least]])
+    sense = np.concatenate([sense, np.full(len(every), -1), [1]])
     return a, b, sense
+
+
+def set_row(
+    properties: int, forced: np.ndarray, cards: int, sets: int
+) -> tuple[np.ndarray, int]:
+    """The row "S holds ``sets`` lines or more" over the points of AG(P,3), for n = ``cards``
+    points S containing the points ``forced`` (a boolean mask, F): weights w and a right side
+    with w . 1_S >= right side (module docstring, "With the sets").
+
+    For r off F, p(r) counts the lines through r whose other two points lie in F, and q(r) the
+    points y off F (y != r) whose third point with r lies in F. In S, with R = S - F of m =
+    n - |F| points, take r in R: each line through r holds at most two other points of R, and
+    if it holds one whose third point is in F, only that one. So a_r (the points of R whose
+    third with r is in F, at most q(r)) and b_r (the lines through r inside R) satisfy a_r + 2
+    b_r <= m - 1, and r's share of the sets with two or three points in R, a_r / 2 + b_r / 3, is
+    at most u(r) = a / 2 + (m - 1 - a) / 6, a = min(q(r), m - 1). Every set of S has 0, 1, 2
+    or 3 points in R, so L(S) <= L(F) + sum over R of (p + u), and in integers, w = 6 (p + u)
+    = 6 p + 2 a + m - 1 off F (0 on F) and the right side 6 (sets - L(F)).
+
+    Examples
+    --------
+    Three cards of AG(2,3) holding the cards 0 and 1 hold a set only with their third card,
+    2; with four, each card off F may also share a set with the other one (1/2 of it when
+    their third card may be in F, 1/6 when not):
+
+    >>> two = np.array([True, True] + [False] * 7)
+    >>> weights, right = set_row(2, two, 3, 1)
+    >>> weights.tolist(), right
+    ([0, 0, 6, 0, 0, 0, 0, 0, 0], 6)
+    >>> set_row(2, two, 4, 1)[0].tolist()
+    [0, 0, 7, 3, 3, 3, 3, 3, 3]
+    """
+    forced = np.asarray(forced, dtype=bool)
+    third = third_card_table(properties).astype(np.int64)
+    closes = forced[third]  # closes[r, y]: the third point of r and y lies in F
+    p = (closes & forced[None, :]).sum(axis=1) // 2  # each such line seen from its two points
+    q = (closes & ~forced[None, :]).sum(axis=1)  # y = r is never counted: r's "third" is r
+    rest = max(cards - int(forced.sum()) - 1, 0)  # m - 1: the other points of R
+    a = np.minimum(q, rest)
+    weights = np.where(forced, 0, 6 * p + 2 * a + rest).astype(np.int64)
+    inside = count_sets(np.flatnonzero(forced), properties)
+    return weights, 6 * (sets - inside)
 
 
 def check_arrangement(a: np.ndarray, b: np.ndarray, sense: np.ndarray, y: list[int]) -> bool:
@@ -207,18 +285,22 @@ def _multipliers(a: np.ndarray, b: np.ndarray, sense: np.ndarray) -> list[int] |
 
 @functools.cache
 def arrangement_certificate(
-    properties: int, k: int, low: int, high: int, meeting: int, cards: int
-) -> dict[str, Any] | None:
+    properties: int, k: int, low: int, high: int, meeting: int, cards: int,
+    sets: int | None = None,
+) -> dict[str, Any] | None:  # fmt: skip
     """A certificate that no n cards of AG(P,3) meet k hyperplanes of different classes in
     ``low`` to ``high`` cards each and every two of them in ``meeting`` or more, or None when
-    the linear program of some arrangement has a solution (module docstring).
+    the linear program of some arrangement has a solution (module docstring). With ``sets``
+    (``meeting`` a whole (P-2)-flat): none that also hold ``sets`` lines or more with no
+    hyperplane above ``high`` (the rows of :func:`arrangement_rows` with ``sets``).
 
     Returns
     -------
     dict or None
         ``{"properties", "hyperplanes": k, "low", "high", "meeting", "cards", "arrangements":
-        [{"planes": [[xi..., c], ...], "multipliers": [...]}, ...]}``, the multipliers in the
-        order of :func:`arrangement_rows`. Cached: callers must not change it.
+        [{"planes": [[xi..., c], ...], "multipliers": [...]}, ...]}`` (and ``"sets"`` where
+        given), the multipliers in the order of :func:`arrangement_rows`. Cached: callers
+        must not change it.
 
     Examples
     --------
@@ -229,12 +311,22 @@ def arrangement_certificate(
     ([[1, 0, 0], [0, 1, 0]], [-1, 1, 1, 0, 0, 0])
     >>> arrangement_certificate(2, 2, 3, 3, 1, 5) is None
     True
+
+    Those 5 points hold 2 lines. The row of the sets is a bound (here: each of the four
+    points off the meeting point shares at most 5/6 of a set), so it refutes 4, not 3:
+
+    >>> arrangement_certificate(2, 2, 3, 3, 1, 5, sets=3) is None
+    True
+    >>> arrangement_certificate(2, 2, 3, 3, 1, 5, sets=4)["sets"]
+    4
     """
     found = []
     for hyperplanes in arrangements(properties, k):
-        y = _multipliers(*arrangement_rows(properties, hyperplanes, low, high, meeting, cards))
+        rows = arrangement_rows(properties, hyperplanes, low, high, meeting, cards, sets)
+        y = _multipliers(*rows)
         if y is None:
             return None
         found.append({"planes": [[*xi, c] for xi, c in hyperplanes], "multipliers": y})
     return {"properties": properties, "hyperplanes": k, "low": low, "high": high,
-            "meeting": meeting, "cards": cards, "arrangements": found}  # fmt: skip
+            "meeting": meeting, "cards": cards, "arrangements": found,
+            **({} if sets is None else {"sets": sets})}  # fmt: skip

@@ -1402,7 +1402,8 @@ def _build(decided: _Decided) -> dict[str, Any] | None:
                                        (found.part, found.most), found.cells)  # fmt: skip
             if entry is None:
                 return None
-            middle.append({**entry, "meeting": found.meeting})
+            sets = {} if found.sets is None else {"sets": found.sets}
+            middle.append({**entry, "meeting": found.meeting, **sets})
     program = prove_max_bound(properties, cards, threshold, known_max, big=theta)
     if program is None:
         return None
@@ -2256,18 +2257,21 @@ class _Count:
     the row "at most ``most`` classes have a part of ``part`` or more" (and for four types the
     bound ``cells`` on the lines inside their pencils' cells, if any), is infeasible, the
     largest hyperplanes of two such classes meet in ``meeting`` cards or more, and ``most`` + 1
-    such hyperplanes fit in no n cards."""
+    such hyperplanes fit in no n cards (with ``sets``, a whole (P-2)-flat as ``meeting``: in
+    none holding ``sets`` lines or more, :func:`~setlab.extremal.arrangements.set_row`)."""
 
     forced: tuple[tuple[int, ...], ...]
     part: int
     most: int
     meeting: int
     cells: int | None = None
+    sets: int | None = None
 
     def key(self) -> tuple[Any, ...]:
-        """An order for records (None, no cells' bound, before any bound)."""
+        """An order for records (None, no cells' bound or sets, before any)."""
         cells = -1 if self.cells is None else self.cells
-        return self.forced, self.part, self.most, self.meeting, cells
+        sets = -1 if self.sets is None else self.sets
+        return self.forced, self.part, self.most, self.meeting, cells, sets
 
 
 @functools.lru_cache(maxsize=1 << 10)
@@ -2320,8 +2324,17 @@ def _count_refutation(
         meeting = _meeting(properties, cards, threshold - 1, part, ceiling, known, known_below)
         crowd = next((k for k in range(2, COUNT_CLASSES + 1) if arrangement_certificate(
             properties, k, part, ceiling, meeting, cards) is not None), None)  # fmt: skip
+        # Where two such hyperplanes meet in a whole flat, k of them force the points of their
+        # meetings, and fewer may leave too few sets though they fit (n = 168 of AG(5,3): six
+        # of 72 cards fit, and hold at most 3405 sets where the case asks 3419).
+        sets = None
+        if meeting == deck_size(properties - 2):
+            fewer = next((k for k in range(2, crowd or COUNT_CLASSES + 1) if
+                          arrangement_certificate(properties, k, part, ceiling, meeting, cards,
+                                                  threshold) is not None), None)  # fmt: skip
+            crowd, sets = (crowd, None) if fewer is None else (fewer, threshold)
         if crowd is not None:
-            rows.append(_Count(forced, part, crowd - 1, meeting, cells))
+            rows.append(_Count(forced, part, crowd - 1, meeting, cells, sets))
     for relaxed in (True, False) if integer else (True,):
         for row in rows:
             count = (row.part, row.most)
@@ -2398,17 +2411,22 @@ def _verify_count(
 ) -> bool:
     """Whether a middle entry's count of big classes holds, or it has none: the meeting bound
     found again (with the split maxima: at least the entry's) and the arrangements of one more
-    class than its row allows refuted again (:func:`_count_refutation`)."""
+    class than its row allows refuted again (:func:`_count_refutation`; with the entry's
+    ``sets``, at most one more than the bound, and a whole flat as the meeting)."""
     if entry.get("count") is None:
         return True
     part, allowed = (int(v) for v in entry["count"])
-    ceiling, meeting = entry.get("ceiling"), entry.get("meeting")
+    ceiling, meeting, sets = entry.get("ceiling"), entry.get("meeting"), entry.get("sets")
     if not isinstance(ceiling, int) or not isinstance(meeting, int):
+        return False
+    if sets is not None and (not isinstance(sets, int) or sets > bound + 1
+                             or meeting != deck_size(properties - 2)):  # fmt: skip
         return False
     found = meeting_bound(properties, cards, bound, part, ceiling, most, most_below, table)
     if found is not None and found < meeting:
         return False
-    certificate = arrangement_certificate(properties, allowed + 1, part, ceiling, meeting, cards)
+    certificate = arrangement_certificate(properties, allowed + 1, part, ceiling, meeting, cards,
+                                          sets)  # fmt: skip
     return certificate is not None
 
 

@@ -100,6 +100,19 @@ different classes, each holding h..c points of S and every two sharing sigma, fi
 - Each listed arrangement's program over the 3^P points (0 <= s_x <= 1; rows: the sum at most
   n, each hyperplane at least h, then each at most c, then each pair at least sigma) is refuted
   by integer multipliers y, of the rows' signs, with the positive part of y A summed below y b.
+- Where the entry and the certificate carry "sets" (at most v + 1: S holds more than v lines)
+  sigma must be a whole (P-2)-flat, 3^(P-2) points: every two of the k hyperplanes then meet
+  in a flat inside S, and their union F is in S. The program gets two kinds of rows more, each
+  true of S: every hyperplane of AG(P,3) at most c (no hyperplane of S holds more; the forms
+  with first nonzero coordinate 1 in lexicographic order, offsets 0, 1, 2), and last the sets.
+  With R = S - F (m = n - |F| points), a set of S has 0, 1, 2 or 3 points in R: L(F) of them
+  none, p(r) (the lines through r with both other points in F) one point r. For r in R, the
+  other points of R lie on the lines through r, at most two on one, and only one on a line
+  whose third point is in F: a_r of those (at most q(r), the points off F whose third with r
+  lies in F) and b_r lines inside R with a_r + 2 b_r <= m - 1. The sets with two points in R
+  number the sum of a_r / 2, with three the sum of b_r / 3, and a_r / 2 + b_r / 3 <= a / 2 +
+  (m - 1 - a) / 6 with a = min(q(r), m - 1). So, times 6: the sum over the points r off F of
+  (6 p(r) + 2 a + m - 1) s_r is at least 6 (sets - L(F)).
 
 M_{P-1}, M_{P-2}: the cited proven maxima, else the degree bound (a point of k lies on at most
 floor((k-1)/2) lines; and the complement identity with an empty complement).
@@ -645,6 +658,30 @@ def _codes(normals: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return 3 * (normals @ digits) + offsets
 
 
+def _sets_row(p: int, forced: np.ndarray, n: int, sets: int) -> tuple[np.ndarray, int]:
+    """The row of the sets (module docstring): weights over the points and the right side."""
+    points = _points(p)
+    third = _index(-(points[:, None, :] + points[None, :, :]))  # third[x, y]
+    closed = forced[third]
+    twice_p = (closed & forced[None, :]).sum(axis=1)  # y and its third both in F: 2 p(x)
+    q = (closed & ~forced[None, :]).sum(axis=1)
+    others = max(n - int(forced.sum()) - 1, 0)
+    a = np.minimum(q, others)
+    weights = np.where(forced, 0, 3 * twice_p + 2 * a + others)
+    members = np.flatnonzero(forced)
+    ordered = int(forced[third[np.ix_(members, members)]].sum()) - len(members)  # x != y
+    return weights.astype(np.int64), 6 * (sets - ordered // 6)
+
+
+def _hyperplanes(p: int) -> np.ndarray:
+    """Every hyperplane of AG(p,3) as a 0/1 row: forms with first nonzero coordinate 1 in
+    lexicographic order, offsets 0, 1, 2."""
+    points = _points(p)
+    forms = [f for f in points.tolist() if any(f) and f[next(i for i, v in enumerate(f) if v)] == 1]
+    return np.array([(points @ np.array(f)) % 3 == e for f in forms for e in range(3)],
+                    dtype=np.int64)  # fmt: skip
+
+
 def _arrangement_errors(p: int, entry: dict) -> list[str]:
     """Errors of one "arrangements" certificate (the module docstring's count of big
     classes): every listed arrangement refuted, the orbits complete."""
@@ -652,10 +689,13 @@ def _arrangement_errors(p: int, entry: dict) -> list[str]:
         k, low, high = int(entry["hyperplanes"]), int(entry["low"]), int(entry["high"])
         meeting, n = int(entry["meeting"]), int(entry["cards"])
         listed = entry["arrangements"]
+        sets = None if entry.get("sets") is None else int(entry["sets"])
     except (KeyError, TypeError, ValueError):
         return ["an arrangements certificate needs hyperplanes, low, high, meeting, cards"]
     if entry.get("properties") != p or not 2 <= k <= (3**p - 1) // 2:
         return [f"arrangements of {k} hyperplanes of AG({p},3) are not checked here"]
+    if sets is not None and meeting != 3 ** (p - 2):
+        return [f"the sets' row needs every two hyperplanes to meet in {3 ** (p - 2)} points"]
     points = _points(p)
     pairs = list(itertools.combinations(range(k), 2))
     found: dict[int, dict[int, int]] = {}  # rank: least code of each orbit -> its size
@@ -682,6 +722,12 @@ def _arrangement_errors(p: int, entry: dict) -> list[str]:
         rows = np.vstack([np.ones(len(points), bool), inside, inside, *meets]).astype(np.int64)
         b = np.array([n] + [low] * k + [high] * k + [meeting] * len(pairs), dtype=np.int64)
         sense = np.array([-1] + [1] * k + [-1] * k + [1] * len(pairs))
+        if sets is not None:
+            every = _hyperplanes(p)
+            weights, right = _sets_row(p, np.any(meets, axis=0), n, sets)
+            rows = np.vstack([rows, every, weights[None, :]])
+            b = np.concatenate([b, np.full(len(every), high), [right]])
+            sense = np.concatenate([sense, np.full(len(every), -1), [1]])
         if len(y) != len(b) or (y * sense < 0).any() or np.abs(y).max(initial=0) > 10**9:
             return [f"arrangement {planes.tolist()}: multipliers of the wrong sign or size"]
         g = y @ rows
@@ -740,7 +786,7 @@ def _covers(forced: list, ceiling: int | None, quad: tuple, cells: int | None = 
     return True
 
 
-_ARRANGEMENT = ("hyperplanes", "low", "high", "meeting")
+_ARRANGEMENT = ("hyperplanes", "low", "high", "meeting", "sets")
 
 
 def _count_errors(p: int, n: int, value: int, middle: list, arrangements: list, most: list,
@@ -755,19 +801,24 @@ def _count_errors(p: int, n: int, value: int, middle: list, arrangements: list, 
         try:
             (part, allowed), ceiling = (int(v) for v in entry["count"]), int(entry["ceiling"])
             meeting = int(entry["meeting"])
+            sets = None if entry.get("sets") is None else int(entry["sets"])
         except (KeyError, TypeError, ValueError):
             errors.append(f"a count needs [h, k], an integer ceiling and meeting: {entry}")
             continue
-        key = (allowed + 1, part, ceiling, meeting)
-        if key[1:] not in met:
-            met[key[1:]] = meeting_holds(p, n, value, part, ceiling, meeting, most, below, split,
-                                         multipliers)  # fmt: skip
-        if not met[key[1:]]:
+        if sets is not None and sets > value + 1:
+            errors.append(f"a count asks {sets} sets of a configuration with more than {value}")
+            continue
+        key = (allowed + 1, part, ceiling, meeting, sets)
+        if key[1:4] not in met:
+            met[key[1:4]] = meeting_holds(p, n, value, part, ceiling, meeting, most, below, split,
+                                          multipliers)  # fmt: skip
+        if not met[key[1:4]]:
             errors.append(f"two classes with parts {part}..{ceiling} may meet in fewer than "
                           f"{meeting} points")  # fmt: skip
         if key not in checked:
             same = [a for a in arrangements if isinstance(a, dict) and a.get("cards") == n
                     and tuple(a.get(name) for name in _ARRANGEMENT) == key]  # fmt: skip
+            # (an entry without "sets" needs a certificate without them: key[4] None)
             checked[key] = (_arrangement_errors(p, same[0]) if same else
                             [f"no arrangements certificate for {key[0]} hyperplanes of "
                              f"{part}..{ceiling} points meeting in {meeting}"])  # fmt: skip
@@ -780,9 +831,10 @@ def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> l
 
     ``certificate`` = {"theta": theta, "program": a certificate for farkas_check with "big"
     theta, "pencil": {"theta": top}, "middle": [certificates with "big" t and "forced"
-    types, some with a "count" [h, k - 1] and a "meeting" sigma], "split_maxima": [{"split",
-    "bound", "orbits"}], "arrangements": [{"hyperplanes": k, "low": h, "high": c, "meeting":
-    sigma, "cards": n, "arrangements": [...]}]} (no "pencil" theta: top = theta, no middle
+    types, some with a "count" [h, k - 1] and a "meeting" sigma, and maybe "sets"],
+    "split_maxima": [{"split", "bound", "orbits"}], "arrangements": [{"hyperplanes": k, "low":
+    h, "high": c, "meeting": sigma, "cards": n, ("sets",) "arrangements": [...]}]} (no "pencil"
+    theta: top = theta, no middle
     case; no split maxima or arrangements: none used); ``cited`` maps (P', k, "max") to proven
     values (P' = P - 1, P - 2 are used).
     """
