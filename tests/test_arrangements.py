@@ -260,3 +260,19 @@ def test_the_checker_holds_a_count_to_its_sets() -> None:
     assert found is not None and "sets" not in found
     errors = split_check._count_errors(3, 12, 14, [entry], [found], plane, line, None)
     assert any("no arrangements certificate" in error for error in errors)
+
+
+def test_a_fit_with_more_sets_answers_for_fewer(monkeypatch) -> None:
+    # Where some arrangement holds the sets asked, it holds fewer too: the answer (no
+    # certificate) is given without solving anything, and a certificate for more sets is
+    # still sought. (Two full lines of AG(2,3): fit with 3 sets asked, refuted with 4.)
+    import setlab.extremal.arrangements as module
+
+    monkeypatch.setattr(module, "_FITTING", {})
+    module.arrangement_certificate.cache_clear()  # each answer found here, not remembered
+    assert module.arrangement_certificate(2, 2, 3, 3, 1, 5, 3) is None
+    solved = []
+    real = module._multipliers
+    monkeypatch.setattr(module, "_multipliers", lambda *rows: solved.append(1) or real(*rows))
+    assert module.arrangement_certificate(2, 2, 3, 3, 1, 5, 2) is None and not solved
+    assert module.arrangement_certificate(2, 2, 3, 3, 1, 5, 4) is not None and solved

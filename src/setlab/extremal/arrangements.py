@@ -73,6 +73,12 @@ _CHUNK = 1 << 22
 _SCALES = (1, 2, 6, 12, 60, 420, 2520, 10**4, 10**6)
 """Denominators tried when the float multipliers are rounded to integers."""
 
+_FITTING: dict[tuple[int, ...], int] = {}
+"""By (P, k, low, high, meeting, cards): the most sets for which some arrangement's program with
+the row of the sets had a solution. With fewer sets the row is weaker, so it has one still, and
+there is no certificate: the split asks one threshold after another, downwards, and up to
+1,460 programs of seven hyperplanes each time would find that again."""
+
 
 def _normals(rank: int) -> list[tuple[int, ...]]:
     """The normals of F_3^rank with first nonzero coordinate 1, in lexicographic order."""
@@ -320,11 +326,16 @@ def arrangement_certificate(
     >>> arrangement_certificate(2, 2, 3, 3, 1, 5, sets=4)["sets"]
     4
     """
+    key = (properties, k, low, high, meeting, cards)
+    if sets is not None and sets <= _FITTING.get(key, -1):
+        return None
     found = []
     for hyperplanes in arrangements(properties, k):
         rows = arrangement_rows(properties, hyperplanes, low, high, meeting, cards, sets)
         y = _multipliers(*rows)
         if y is None:
+            if sets is not None:
+                _FITTING[key] = max(sets, _FITTING.get(key, -1))
             return None
         found.append({"planes": [[*xi, c] for xi, c in hyperplanes], "multipliers": y})
     return {"properties": properties, "hyperplanes": k, "low": low, "high": high,
