@@ -1188,10 +1188,10 @@ def test_the_look_ahead_asks_the_walks_cells_first_and_the_walk_reuses_its_verdi
     # As above, but no program of t = 8 refutes anything and the count refutes the hopeless
     # quadruple with the cells' bound of the walk's first round at t = 8 (2), the floor being
     # 1. Refuted there, it is refuted at the floor too: the look ahead asks the count there
-    # and never at the floor (its programs are asked at both, before any count), and the walk
-    # then runs from t = 7, meets the same verdict at t = 8 without asking the count anew,
-    # and closes the case. (The code that asked the floor alone asked the count with 1 and
-    # gave up.)
+    # and never at the floor (its programs are asked at the floor, before any count), and the
+    # walk then runs from t = 7, meets the same verdict at t = 8 without asking the count
+    # anew, and closes the case. (The code that asked the floor alone asked the count with 1
+    # and gave up.)
     real = split_module._forced_infeasible
     quads = middle_types(4, 20, 8, slice_maxima(4, TABLE_3), slice_maxima(3, PLANE), 47)
     second = [quad for quad in quads if quad[0] != quad[1]][1]

@@ -1288,9 +1288,9 @@ def _decide(
     given, is every hopeless quadruple at t and the least the bounds on the pencils' cells at
     t can become (with the guide's values as split maxima): a hopeless quadruple that no
     program refutes and the count does not refute even with those ends the case wherever the
-    walk meets it, so each is tried before any walk: first with the cells' bounds the walk
-    starts from at t, whose verdicts the walk then reuses, and at the floor only where those
-    leave it.
+    walk meets it, so each is tried before any walk: its programs at the floor, then the count
+    first with the cells' bounds the walk starts from at t, whose verdicts the walk then
+    reuses, and at the floor only where those leave it.
 
     The records, whose CP-SAT solves take the time, are built apart (:func:`_build`): a case
     that fails at a later t would throw away the records of the earlier ones, and the walk of
@@ -1317,26 +1317,24 @@ def _decide(
                                             threshold - 1, split_most=table())  # fmt: skip
         return found_cells[key]
 
-    def programs_leave(t: int, quad: tuple[tuple[int, int, int], ...], cells: _Cells) -> bool:
-        return bool(_cover_middle(properties, cards, threshold, known_max, t, [quad], False,
-                                  cells)[1])  # fmt: skip
-
     # The walk meets a hopeless quadruple with the cells' bounds of its round, which only fall
     # as split maxima are sharpened, never below ``floor``; its program and the count refute
     # more as they fall (a program of its pair, or one that covers it, forces fewer of its
     # types, so is looser). So one that neither refutes even at ``floor`` is left wherever
-    # the walk meets it, and ends the case there: it is looked for first, over every t. Each
-    # is asked first with the bounds of the walk's first round at t, whose verdicts (kept by
-    # their inputs) the walk then reuses: refuted there, it is refuted at the floor too. The
-    # programs (mostly their pairs' LP relaxations) are asked at the floor before the count,
-    # whose integer programs take the time, is asked at all.
+    # the walk meets it, and ends the case there: it is looked for first, over every t. Its
+    # programs are asked at the floor (mostly their pairs' LP relaxations; with the walk's
+    # looser bounds the integer programs of the quadruples are often feasible, and slow to
+    # find so: n = 149 took 778 s in the table so, against 507). One they leave, the walk's
+    # programs leave too, and the walk asks the count for it: so the count is asked first
+    # with the bounds of the walk's first round at t, whose verdicts (kept by their inputs)
+    # the walk then reuses, and at the floor only where those leave it.
     for t in range(theta + 1, top + 1) if floor is not None else ():
         stuck, least = floor(t)
-        now = cells_at(t) if stuck else least
         for quad in stuck:
-            if not programs_leave(t, quad, now) or not programs_leave(t, quad, least):
+            if not _cover_middle(properties, cards, threshold, known_max, t, [quad], False,
+                                 least)[1]:  # fmt: skip
                 continue
-            if count is None or not (count(t, [quad], now) or count(t, [quad], least)):
+            if count is None or not (count(t, [quad], cells_at(t)) or count(t, [quad], least)):
                 return None
     cases: list[tuple[int, list[tuple[tuple[int, int, int], ...]], _Cells]] = []
     counted: dict[int, dict[tuple[tuple[int, int, int], ...], _Count]] = {}
@@ -1886,7 +1884,9 @@ def _counted_split(
     ``floor``): where the walk would meet one only after rounds of the count and the
     sharpening, the target is given up at once (n = 152 at 2628: 40 s instead of 179). Where
     none blocks, the look ahead costs (n = 149 at 2503: 81 s instead of 28, the count asked
-    for 70 quadruples one by one). The sharpened split does not look ahead so:
+    for 70 quadruples one by one at the floor, and again by the walk with its own bounds), so
+    it asks with the walk's bounds first and shares those verdicts. The sharpened split does
+    not look ahead so:
     the split maxima its walk bounds before it meets such a quadruple are what the counted
     split at the same target then starts from (n = 157 of AG(5,3) at 2863)."""
     theta = optima.largest_below(target + 1)
