@@ -1138,6 +1138,21 @@ def test_the_counted_split_gives_up_at_a_hopeless_quadruple_the_count_leaves(mon
         assert sharpened == ([] if hopeless else [asked])
 
 
+def _count_at_t8(monkeypatch, infeasible, count_refutation, hopeless) -> None:
+    """The counted split of M_4(20) <= 47 at theta = 6 (the tests above and below) with these
+    program and count verdicts, no sharpening and ``hopeless`` the hopeless quadruples."""
+    monkeypatch.setattr(split_module, "_forced_infeasible", infeasible)
+    monkeypatch.setattr(split_module, "_count_refutation", count_refutation)
+    monkeypatch.setattr(split_module._Sharpening, "middle", lambda self, t, quads: {})
+    monkeypatch.setattr(split_module._Sharpening, "hopeless",
+                        lambda self, t, quads: set(quads) & hopeless)  # fmt: skip
+
+
+class _Theta6:
+    def largest_below(self, threshold):
+        return 6
+
+
 def test_the_counted_split_looks_for_a_hopeless_quadruple_before_any_walk(monkeypatch):
     # M_4(20) <= 47 at theta = 6, top = 8, as above: the second quadruple of t = 8 hopeless,
     # the count refuting nothing, and at t = 8 only a program whose cells' bound is at most 1
@@ -1161,22 +1176,14 @@ def test_the_counted_split_looks_for_a_hopeless_quadruple_before_any_walk(monkey
         counted.append((forced, held))
         return None
 
-    class Optima:
-        def largest_below(self, threshold):
-            return 6
-
-    monkeypatch.setattr(split_module, "_forced_infeasible", infeasible)
-    monkeypatch.setattr(split_module, "_count_refutation", count_refutation)
-    monkeypatch.setattr(split_module._Sharpening, "middle", lambda self, t, quads: {})
-    monkeypatch.setattr(split_module._Sharpening, "hopeless",
-                        lambda self, t, quads: set(quads) & {second})  # fmt: skip
+    _count_at_t8(monkeypatch, infeasible, count_refutation, {second})
     guide = _exact_split_maxima_of_ag33()
     for least in (2, 1):
         monkeypatch.setattr(split_module._Sharpening, "floor", lambda self, t, least=least:
                             ([second] if t == 8 else [], {split_module._kinds(second): least}))
         solved.clear()
         counted.clear()
-        found = split_module._counted_split(4, 20, 47, TABLE_3, PLANE, Optima(), [8], guide, {})
+        found = split_module._counted_split(4, 20, 47, TABLE_3, PLANE, _Theta6(), [8], guide, {})
         assert found is None and 8 in solved
         if least == 2:
             assert 7 not in solved and (split_module._kinds(second), 2) in counted
@@ -1209,19 +1216,11 @@ def test_the_look_ahead_asks_the_walks_cells_first_and_the_walk_reuses_its_verdi
         counted.append((forced, held))
         return split_module._Count(forced, 8, 1, 0, held) if (forced, held) == (kinds, 2) else None
 
-    class Optima:
-        def largest_below(self, threshold):
-            return 6
-
-    monkeypatch.setattr(split_module, "_forced_infeasible", infeasible)
-    monkeypatch.setattr(split_module, "_count_refutation", count_refutation)
-    monkeypatch.setattr(split_module._Sharpening, "middle", lambda self, t, quads: {})
-    monkeypatch.setattr(split_module._Sharpening, "hopeless",
-                        lambda self, t, quads: set(quads) & {second})  # fmt: skip
+    _count_at_t8(monkeypatch, infeasible, count_refutation, {second})
     monkeypatch.setattr(split_module._Sharpening, "floor",
                         lambda self, t: ([second] if t == 8 else [], {kinds: 1}))  # fmt: skip
     guide = _exact_split_maxima_of_ag33()
-    found = split_module._counted_split(4, 20, 47, TABLE_3, PLANE, Optima(), [8], guide, {})
+    found = split_module._counted_split(4, 20, 47, TABLE_3, PLANE, _Theta6(), [8], guide, {})
     assert counted.count((kinds, 2)) == 1 and (kinds, 1) not in counted
     assert found is not None and second in found.counted[8]  # the case closes by that verdict
     assert (7, None) in solved[solved.index((8, 1)):]  # the walk after the look ahead
