@@ -658,10 +658,15 @@ def _codes(normals: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return 3 * (normals @ digits) + offsets
 
 
-def _sets_row(p: int, forced: np.ndarray, n: int, sets: int) -> tuple[np.ndarray, int]:
-    """The row of the sets (module docstring): weights over the points and the right side."""
+def _thirds(p: int) -> np.ndarray:
+    """(3^p, 3^p): the third point of the line through points x and y (x itself for y = x)."""
     points = _points(p)
-    third = _index(-(points[:, None, :] + points[None, :, :]))  # third[x, y]
+    return _index(-(points[:, None, :] + points[None, :, :]))
+
+
+def _sets_row(third: np.ndarray, forced: np.ndarray, n: int, sets: int) -> tuple[np.ndarray, int]:
+    """The row of the sets (module docstring): weights over the points and the right side;
+    ``third`` from :func:`_thirds`."""
     closed = forced[third]
     twice_p = (closed & forced[None, :]).sum(axis=1)  # y and its third both in F: 2 p(x)
     q = (closed & ~forced[None, :]).sum(axis=1)
@@ -699,6 +704,7 @@ def _arrangement_errors(p: int, entry: dict) -> list[str]:
     points = _points(p)
     pairs = list(itertools.combinations(range(k), 2))
     found: dict[int, dict[int, int]] = {}  # rank: least code of each orbit -> its size
+    every, third = (_hyperplanes(p), _thirds(p)) if sets is not None else (None, None)
     for item in listed:
         try:
             planes = np.array(item["planes"], dtype=np.int64).reshape(k, p + 1)
@@ -723,8 +729,7 @@ def _arrangement_errors(p: int, entry: dict) -> list[str]:
         b = np.array([n] + [low] * k + [high] * k + [meeting] * len(pairs), dtype=np.int64)
         sense = np.array([-1] + [1] * k + [-1] * k + [1] * len(pairs))
         if sets is not None:
-            every = _hyperplanes(p)
-            weights, right = _sets_row(p, np.any(meets, axis=0), n, sets)
+            weights, right = _sets_row(third, np.any(meets, axis=0), n, sets)
             rows = np.vstack([rows, every, weights[None, :]])
             b = np.concatenate([b, np.full(len(every), high), [right]])
             sense = np.concatenate([sense, np.full(len(every), -1), [1]])
