@@ -276,3 +276,27 @@ def test_a_fit_with_more_sets_answers_for_fewer(monkeypatch) -> None:
     monkeypatch.setattr(module, "_multipliers", lambda *rows: solved.append(1) or real(*rows))
     assert module.arrangement_certificate(2, 2, 3, 3, 1, 5, 2) is None and not solved
     assert module.arrangement_certificate(2, 2, 3, 3, 1, 5, 4) is not None and solved
+
+
+def test_the_orbits_are_listed_once_for_every_question(monkeypatch) -> None:
+    # The count asks the same k with many levels, meetings and sets: the orbits are found once
+    # (the listing took longer than the programs), and the answers are those of a fresh listing.
+    import setlab.extremal.arrangements as module
+
+    monkeypatch.setattr(module, "_FITTING", {})
+    module.arrangement_certificate.cache_clear()
+    module._listed.cache_clear()
+    questions = [(3, 3, 9, 9, 3, 17), (3, 3, 9, 9, 3, 18), (3, 3, 8, 9, 3, 16), (3, 3, 9, 9, 3, 16)]
+    fresh = []
+    for question in questions:
+        module.arrangement_certificate.cache_clear()
+        module._listed.cache_clear()
+        fresh.append(module.arrangement_certificate(*question))
+    module.arrangement_certificate.cache_clear()
+    module._listed.cache_clear()
+    listed = []
+    real = module.arrangements
+    monkeypatch.setattr(module, "arrangements", lambda *args: listed.append(args) or real(*args))
+    assert [module.arrangement_certificate(*question) for question in questions] == fresh
+    assert listed == [(3, 3)]
+    assert any(found is None for found in fresh) and any(found is not None for found in fresh)

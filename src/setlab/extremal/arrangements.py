@@ -140,6 +140,15 @@ def arrangements(properties: int, k: int) -> Iterator[list[tuple[tuple[int, ...]
             yield basis + [(added[i][0] + pad, added[i][1]) for i in chosen.tolist()]
 
 
+@functools.cache
+def _listed(properties: int, k: int) -> tuple[list[tuple[tuple[int, ...], int]], ...]:
+    """:func:`arrangements`, kept: the split asks the same k again and again (each level,
+    threshold and count of sets its own call), and finding the orbits takes longer than their
+    programs (the 1,460 of seven hyperplanes of AG(5,3): some 18 s, their programs some 12;
+    in the P = 5 table, 6 of 80 py-spy samples of its workers were there)."""
+    return tuple(arrangements(properties, k))
+
+
 def _orbit_least(classes: int, m: int, images: np.ndarray) -> Iterator[np.ndarray]:
     """The sets of m added hyperplanes from distinct classes (sorted indices) that are the
     least of their orbit under the maps ``images``: each set and its images are read as m
@@ -330,7 +339,7 @@ def arrangement_certificate(
     if sets is not None and sets <= _FITTING.get(key, -1):
         return None
     found = []
-    for hyperplanes in arrangements(properties, k):
+    for hyperplanes in _listed(properties, k):
         rows = arrangement_rows(properties, hyperplanes, low, high, meeting, cards, sets)
         y = _multipliers(*rows)
         if y is None:
