@@ -1308,6 +1308,38 @@ def test_a_count_and_a_cells_bound_together_refute_what_neither_does_alone():
         assert check(alone, cited, count=alone.get("count"), cells=alone.get("cells"))
 
 
+def test_the_count_tries_its_rows_without_the_sets_first(monkeypatch):
+    # Stubs: at each level seven hyperplanes do not fit, five do not hold the sets, and the
+    # meeting is a whole 3-flat. Where the plain and the sets' rows both refute only the integer
+    # program, the plain row is taken (its exact certificate was the cheaper one at n = 148);
+    # where only the sets' row refutes, it is taken; in the LP pass too the plain rows go first.
+    monkeypatch.setattr(split_module, "_meeting", lambda *args: 27)
+
+    def certificate(properties, k, low, high, meeting, cards, sets=None):
+        return {"k": k} if k >= (7 if sets is None else 5) else None
+
+    monkeypatch.setattr(split_module, "arrangement_certificate", certificate)
+    refuting: set = set()
+
+    def infeasible(properties, cards, threshold, known, t, forced, relaxed, count, cells):
+        return (relaxed, count) in refuting
+
+    monkeypatch.setattr(split_module, "_forced_infeasible", infeasible)
+    quad = ((72, 49, 49), (72, 49, 49), (61, 58, 51), (57, 57, 56))
+    ask = functools.partial(split_module._count_refutation, 5, 170, 3524, (), (), 72, quad)
+    refuting |= {(False, (72, 4)), (False, (71, 6))}  # the sets' row at 72, the plain at 71
+    found = ask()
+    assert (found.part, found.most, found.sets) == (71, 6, None)
+    refuting -= {(False, (71, 6))}
+    found = ask()
+    assert (found.part, found.most, found.sets) == (72, 4, 3524)
+    refuting |= {(True, (72, 4)), (True, (70, 6))}
+    assert (ask().part, ask().sets) == (70, None)
+    assert ask(integer=False).part == 70
+    refuting.clear()
+    assert ask() is None
+
+
 def largest_hyperplanes(board: list[int], properties: int) -> list[list[np.ndarray]]:
     """Per parallel class, the cards of ``board`` in each of its largest hyperplanes."""
     d = digits(properties)[board].astype(np.int64)
