@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import itertools
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -715,3 +716,97 @@ def test_certify_says_what_a_bundle_of_caps_alone_holds(tmp_path, capsys):
     assert main(["certify", "-p", "2", "--store", str(store), "--out", str(tmp_path / "b")]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("1 largest cap, ") and "values" not in first, first
+
+
+@pytest.fixture(scope="module")
+def split_bundle(tmp_path_factory):
+    """A P = 4 bundle whose M(10..13) are proven by the big-slice split, all four listing the
+    split maximum S(4, 4, 2) of AG(2,3) (bounded by brute force here), citing the proven
+    maxima of AG(3,3) and AG(2,3); each witness from a search in another store."""
+    from setlab.extremal.split import prove_split_bound
+    from test_splitmax import exact_split_maxima
+
+    root = tmp_path_factory.mktemp("split")
+    store, scratch = Store(root / "store.sqlite"), Store(":memory:")
+    Solver(2, store).table()
+    Solver(3, store).table()
+    plane, space = Solver(2, store).known_max(2), Solver(3, store).known_max(3)
+    exact = int(exact_split_maxima(2)[4, 4, 2])
+    for n in range(10, 14):
+        Solver(4, scratch, workers=1).max(n)
+        found = scratch.get("maxsets", 4, n)
+        store.record_witness("maxsets", 4, n, "max", found.value, found.witness, "search")
+        record = prove_split_bound(4, n, found.value + 1, space, plane)
+        record["split_maxima"] = [[4, 4, 2, exact]]
+        store.record_bound("maxsets", 4, n, "max", found.value,
+                           {"method": "split", "record": record}, "split")  # fmt: skip
+    directory = write_bundle(store, 4, root / "bundle").directory
+    store.close()
+    return directory
+
+
+def test_split_values_checked_side_by_side_say_what_one_process_says(split_bundle, tmp_path):
+    """The pool checks the split values (and their split maxima, once) ahead of the walk: the
+    verdicts are those of one process, line for line, whole and tampered."""
+
+    def outcome(bundle, workers):
+        code, lines = run_checker(bundle, workers=workers)
+        return code, [line for line in lines if not line.startswith("checking the ")]
+
+    def tamper(name, change):
+        bundle = tmp_path / name
+        shutil.copytree(split_bundle, bundle)
+        for path in (bundle / "values").glob("*.json"):
+            data = json.loads(path.read_text())
+            if change(data):
+                path.write_text(json.dumps(data))
+        return bundle
+
+    code, lines = run_checker(split_bundle, workers=2)
+    assert code == 0 and lines[0] == "checking the 4 split values and their 1 split maxima " \
+        "side by side on 2 workers", lines[0]
+    splits = [line for line in lines if line.endswith("(split)")]
+    assert [line.split()[1] for line in splits] == [f"M_4({n})" for n in range(10, 14)]
+    assert outcome(split_bundle, 1) == outcome(split_bundle, 2)
+
+    def lower_split_maximum(data):  # S(4, 4, 2) one below its true value, in M(12) alone
+        if data["cards"] != 12 or data["properties"] != 4:
+            return False
+        entry = data["proof"]["certificate"]["split_maxima"][0]
+        entry["bound"] -= 1
+        return True
+
+    def raise_cited(data):  # M_3(9) claimed one higher than its witness: it fails, so do its users
+        if (data["properties"], data["cards"], data["sense"]) != (3, 9, "max"):
+            return False
+        data["value"] += 1
+        return True
+
+    for name, change, failing in (
+        ("low", lower_split_maximum, ["M_4(12)"]),
+        ("cited", raise_cited, ["M_3(9)", "M_4(10)", "M_4(11)", "M_4(12)", "M_4(13)"]),
+    ):
+        bundle = tamper(name, change)
+        one, two = outcome(bundle, 1), outcome(bundle, 2)
+        assert one == two and one[0] == 1
+        assert sorted(line.split()[1] for line in failures(one[1])) == failing, one[1]
+
+
+def test_the_walk_takes_the_split_verdicts_reached_ahead(split_bundle):
+    """After split_ahead, the walk checks no split value itself: each verdict it gives is the
+    pool's, reached on the citations it has checked."""
+    checker = standalone.load(split_bundle / "check.py", "bundle_check_ahead")
+    bundle, run = checker.Bundle(split_bundle), checker.Runner(2)
+    try:
+        assert run.split_ahead(bundle) == 4
+        split_check = checker.sibling("split_check")
+        real = split_check.check_split
+        split_check.check_split = lambda *args: ["checked again"]
+        try:
+            for key in sorted(bundle.values):
+                assert checker.check_value(bundle, key, run) == [], key
+        finally:
+            split_check.check_split = real
+    finally:
+        run.close()
+    assert len(run.splits) == 4 and all(errors == [] for errors in run.splits.values())

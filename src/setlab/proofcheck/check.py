@@ -597,16 +597,22 @@ def deletion_rule(cards: int, previous: int, v: int, sense: str = "max") -> bool
 
 
 @functools.cache
-def load_sibling(module: str, function: str) -> Callable[..., list[str]] | None:
-    """``function`` of the checker file ``module``.py next to this one, or None if it is missing
-    (loaded once: split_check.py remembers the split maxima it has checked)."""
+def sibling(module: str) -> Any:
+    """The checker file ``module``.py next to this one, or None if it is missing (loaded once a
+    process: split_check.py remembers the split maxima it has checked)."""
     path = Path(__file__).with_name(f"{module}.py")
     if not path.exists():
         return None
     spec = importlib.util.spec_from_file_location(module, path)
     loaded = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(loaded)
-    return getattr(loaded, function)
+    return loaded
+
+
+def load_sibling(module: str, function: str) -> Callable[..., list[str]] | None:
+    """``function`` of :func:`sibling` ``module``, or None if the file is missing."""
+    loaded = sibling(module)
+    return None if loaded is None else getattr(loaded, function)
 
 
 def load_farkas() -> Callable[..., list[str]] | None:
@@ -783,7 +789,7 @@ def check_value(bundle: Bundle, key: tuple[int, int, str], run: Runner,
         elif check_split is None:
             errors.append("split_check.py is missing next to check.py")
         else:
-            errors += check_split(p, n, v, certificate, cited)
+            errors += run.split(key, v, certificate, cited)
     elif method == "farkas":
         check_farkas = load_farkas()
         if certificate is None:
@@ -824,6 +830,37 @@ def _closure_chunk(args: tuple[int, str, int, list[list[int]], set[bytes]]) -> l
     return _closure(*args)
 
 
+MALFORMED = (KeyError, TypeError, ValueError, IndexError, OSError)  # a bundle's own faults
+
+
+def _split_maxima_chunk(inputs: list[tuple[int, dict, list[int]]]) -> dict[str, list[str]]:
+    """split_check.py's verdicts on ``inputs``, by key; none where an input is malformed (the
+    check of its value meets it again and says so)."""
+    try:
+        return sibling("split_check").checked_split_maxima(inputs)
+    except MALFORMED:
+        return {}
+
+
+def _programs(certificate: dict) -> int:
+    """How many middle programs a split certificate lists: the measure of its check's length."""
+    middle = certificate.get("middle")
+    return len(middle) if isinstance(middle, list) else 0
+
+
+def _split_chunk(args: tuple[int, int, int, dict, dict, dict[str, list[str]]]
+                 ) -> list[str] | None:  # fmt: skip
+    """split_check.py's errors of one split value, given the split maxima checked so far; None
+    where it is malformed (the walk meets it again and says so)."""
+    p, n, value, certificate, cited, checked = args
+    split_check = sibling("split_check")
+    split_check.remember_split_maxima(checked)
+    try:
+        return split_check.check_split(p, n, value, certificate, cited)
+    except MALFORMED:
+        return None
+
+
 class Runner:
     """Canonical forms and stabilisers of representatives (and, with ``replay``, the closure
     replay child by child), over a pool of processes for big levels."""
@@ -832,6 +869,7 @@ class Runner:
         self.workers = workers
         self.replay = replay
         self.pool = None
+        self.splits: dict[tuple[Any, ...], list[str]] = {}  # split_ahead's verdicts
         if workers > 1:
             from concurrent.futures import ProcessPoolExecutor
 
@@ -888,6 +926,65 @@ class Runner:
         chunks = [(p, sense, threshold, part, forms) for part in self._split(parents)]
         return [e for out in self.pool.map(_closure_chunk, chunks) for e in out]
 
+    def split_ahead(self, bundle: Bundle) -> int:
+        """Check the bundle's split values side by side before the walk reaches them; returns
+        how many. They are its slowest checks (a split maximum's search, hundreds of programs
+        a value), each needs only the values it cites, and many share split maxima.
+
+        First every split maximum the certificates list (each once: its key is its whole
+        input), then each value with all of them known, over the pool, longest first. Each value
+        is checked against the values its certificate cites as the bundle claims them; the walk
+        takes that verdict only where the citations it has checked are those (a check is a
+        function of its inputs alone), and checks any other value itself.
+        """
+        split_check = sibling("split_check") if self.pool is not None else None
+        if split_check is None:
+            return 0
+        jobs = []
+        for key, value in bundle.values.items():
+            proof = value.get("proof") if isinstance(value.get("proof"), dict) else {}
+            certificate = proof.get("certificate")
+            if proof.get("method") != "split" or key[2] != "max":
+                continue
+            if not isinstance(certificate, dict):
+                continue
+            try:
+                cited = {other: int(bundle.values[other]["value"])
+                         for c in proof.get("cites", [])
+                         if (other := (int(c["properties"]), int(c["cards"]), str(c["sense"])))
+                         in bundle.values}  # fmt: skip
+                jobs.append((key, int(value["value"]), certificate, cited))
+            except MALFORMED:
+                continue  # the walk says what is wrong
+        inputs: dict[str, tuple[int, dict, list[int]]] = {}
+        for key, _, certificate, cited in jobs:
+            for one in split_check.split_maxima_inputs(key[0], certificate, cited):
+                inputs.setdefault(split_check.split_maximum_key(*one), one)
+        if jobs:
+            print(f"checking the {len(jobs)} split values and their {len(inputs)} split maxima "
+                  f"side by side on {self.workers} workers", flush=True)
+        checked: dict[str, list[str]] = {}
+        for out in self.pool.map(_split_maxima_chunk, [[one] for one in inputs.values()]):
+            checked.update(out)
+        split_check.remember_split_maxima(checked)  # for a value the walk checks itself
+        jobs.sort(key=lambda job: -_programs(job[2]))  # the most programs first
+        tasks = [(key[0], key[1], v, certificate, cited, checked)
+                 for key, v, certificate, cited in jobs]  # fmt: skip
+        for (key, v, _, cited), errors in zip(jobs, self.pool.map(_split_chunk, tasks),
+                                              strict=True):  # fmt: skip
+            if errors is not None:
+                self.splits[key, v, tuple(sorted(cited.items()))] = errors
+        return len(jobs)
+
+    def split(self, key: tuple[int, int, str], value: int, certificate: dict,
+              cited: dict[tuple[int, int, str], int]) -> list[str]:  # fmt: skip
+        """split_check.py's errors of the split value ``key``: checked ahead where it was
+        checked on these citations, else here."""
+        ahead = self.splits.get((key, value, tuple(sorted(cited.items()))))
+        if ahead is not None:
+            return ahead
+        return sibling("split_check").check_split(key[0], key[1], value, certificate, cited)
+
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown()
@@ -907,10 +1004,11 @@ def main(argv: list[str]) -> int:
     run = Runner(workers, replay="--replay" in argv)
     passed = failed = 0
     try:
+        run.split_ahead(bundle)
         for key in sorted(bundle.values, key=lambda k: (k[0], k[2], k[1])):
             try:
                 errors = check_value(bundle, key, run)
-            except (KeyError, TypeError, ValueError, IndexError, OSError) as error:
+            except MALFORMED as error:
                 errors = [f"malformed bundle: {type(error).__name__}: {error}"]
             value = bundle.values[key]
             method = (value.get("proof") or {}).get("method")

@@ -149,6 +149,7 @@ every subset of the size of the other. The bound v is checked by a search with p
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import itertools
 import json
@@ -161,10 +162,14 @@ __all__ = [
     "affine_group",
     "check_split",
     "check_split_maximum",
+    "checked_split_maxima",
     "largest_pencil_bound",
     "middle_cells",
     "middle_quadruples",
+    "remember_split_maxima",
+    "split_maxima_inputs",
     "split_maximum",
+    "split_maximum_key",
 ]
 
 
@@ -414,9 +419,10 @@ def _index(vectors: np.ndarray) -> np.ndarray:
     return (vectors % 3) @ (3 ** np.arange(d - 1, -1, -1))
 
 
+@functools.cache
 def affine_group(d: int) -> np.ndarray:
     """(|AGL(d,3)|, 3^d): the images of the points under every map x -> Mx + u, M invertible
-    (those whose images of the 3^d points are all distinct)."""
+    (those whose images of the 3^d points are all distinct); built once, read only."""
     points = _points(d)
     matrices = np.array(list(itertools.product(range(3), repeat=d * d))).reshape(-1, d, d)
     images = _index(np.einsum("mij,pj->mpi", matrices, points))  # (3^(d d), 3^d)
@@ -584,13 +590,47 @@ def split_maximum(d: int, split: tuple, subsets: list, most_c: int, claim: int) 
 _CHECKED: dict[str, list[str]] = {}  # the errors of each entry checked, by its whole input
 
 
+def split_maximum_key(d: int, entry: dict, below: list[int]) -> str:
+    """The whole input of one split maximum's check, as text: its verdict depends on nothing
+    else, so two checks of the same key agree."""
+    return json.dumps([d, entry, below], sort_keys=True, default=int)
+
+
 def check_split_maximum(d: int, entry: dict, below: list[int], group: np.ndarray) -> list[str]:
     """:func:`_check_split_maximum`, once for each input: the certificates of neighbouring n
     list many of the same split maxima, and an entry's check depends on nothing else."""
-    key = json.dumps([d, entry, below], sort_keys=True, default=int)
+    key = split_maximum_key(d, entry, below)
     if key not in _CHECKED:
         _CHECKED[key] = _check_split_maximum(d, entry, below, group)
     return _CHECKED[key]
+
+
+def split_maxima_inputs(p: int, certificate: dict, cited: dict) -> list[tuple[int, dict, list]]:
+    """The inputs (d, entry, below) on which :func:`check_split` (p, n, value, ``certificate``,
+    ``cited``) checks split maxima, for any n and value: to check them ahead of it, side by side,
+    and hand the verdicts over with :func:`remember_split_maxima`. Empty where the certificate
+    lists none it would check."""
+    entries = certificate.get("split_maxima") if isinstance(certificate, dict) else None
+    if not isinstance(p, int) or not 3 <= p <= 5 or not isinstance(entries, list):
+        return []
+    farkas = _load_farkas()
+    if farkas is None:
+        return []
+    _, below = _maxima_below(p, cited, farkas.degree_bound)
+    return [(p - 2, entry, below) for entry in entries if isinstance(entry, dict)]
+
+
+def checked_split_maxima(inputs: list[tuple[int, dict, list]]) -> dict[str, list[str]]:
+    """The errors of each split maximum of ``inputs`` (:func:`split_maxima_inputs`), by key."""
+    return {split_maximum_key(d, entry, below):
+            check_split_maximum(d, entry, below, affine_group(d))
+            for d, entry, below in inputs}  # fmt: skip
+
+
+def remember_split_maxima(checked: dict[str, list[str]]) -> None:
+    """Take the verdicts of :func:`checked_split_maxima` (from another process) as this one's:
+    each was reached on the input its key spells out, so a later check of that input agrees."""
+    _CHECKED.update(checked)
 
 
 def _check_split_maximum(d: int, entry: dict, below: list[int], group: np.ndarray) -> list[str]:
@@ -831,6 +871,16 @@ def _count_errors(p: int, n: int, value: int, middle: list, arrangements: list, 
     return errors
 
 
+def _maxima_below(p: int, cited: dict, degree) -> tuple[list[int], list[int]]:
+    """M_{P-1}(h) for h = 0..3^(P-1) and M_{P-2}(s) for s = 0..3^(P-2): the cited proven maxima,
+    else the degree bound."""
+    most = [min(degree(p - 1, h), cited.get((p - 1, h, "max"), h**3))
+            for h in range(3 ** (p - 1) + 1)]  # fmt: skip
+    below = [min(degree(p - 2, s), cited.get((p - 2, s, "max"), s**3))
+             for s in range(3 ** (p - 2) + 1)]  # fmt: skip
+    return most, below
+
+
 def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> list[str]:
     """Errors checking that ``certificate`` proves M_P(n) <= value by the split (empty: ok).
 
@@ -856,11 +906,7 @@ def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> l
     if farkas is None:
         return [f"{name}: farkas_check.py is missing next to split_check.py"]
     errors = farkas.check_farkas(p, n, "max", value, certificate.get("program"), cited, big=theta)
-    degree = farkas.degree_bound
-    most = [min(degree(p - 1, h), cited.get((p - 1, h, "max"), h**3))
-            for h in range(3 ** (p - 1) + 1)]  # fmt: skip
-    below = [min(degree(p - 2, s), cited.get((p - 2, s, "max"), s**3))
-             for s in range(3 ** (p - 2) + 1)]  # fmt: skip
+    most, below = _maxima_below(p, cited, farkas.degree_bound)
     forced: dict[int, list] = {}  # t: (forced types, ceiling) of each program
     for entry in middle:
         t = entry.get("big") if isinstance(entry, dict) else None
