@@ -179,6 +179,33 @@ def test_the_standalone_checker_finds_every_split_maximum_of_ag33():
             assert theirs == exact[split]
 
 
+def _by_pieces(d: int, entry: dict, below) -> list[str]:
+    """The verdict on ``entry`` from its pieces, each reached on its own, as the pool does."""
+    pieces = split_check.split_maximum_pieces(d, entry)
+    results = [split_check.piece_result(d, entry, below, piece) for piece in pieces]
+    group = split_check.affine_group(d)
+    return split_check._check_split_maximum(d, entry, below, group, results or None)
+
+
+def test_the_pieces_of_a_split_maximum_make_up_its_search():
+    # the searches over the Y of each least point, orbit by orbit, find the exact split maximum
+    # of AG(3,3) between them (claim -1), and with a claim they give the verdict of the whole
+    exact = exact_split_maxima(2)
+    for split in itertools.combinations_with_replacement(range(9, -1, -1), 3):
+        for side in {split[0], split[1]}:
+            entry = {"split": list(split), "bound": -1, "orbits": part_orbits(2, side)}
+            pieces = split_check.split_maximum_pieces(2, entry)
+            assert pieces[0] == ("cover",) and len(pieces) > 1
+            found = [split_check.piece_result(2, entry, PLANE, piece) for piece in pieces]
+            assert found[0] is None and max(found[1:]) == exact[split]
+            for bound in (exact[split] - 1, exact[split]):
+                claim = {**entry, "bound": int(bound)}
+                whole = split_check._check_split_maximum(2, claim, PLANE,
+                                                         split_check.affine_group(2))  # fmt: skip
+                assert _by_pieces(2, claim, PLANE) == whole
+                assert bool(whole) == (bound < exact[split])
+
+
 def test_the_standalone_checker_refuses_a_wrong_split_maximum():
     group = split_check.affine_group(3)
     orbits = part_orbits(3, 21)
@@ -192,6 +219,12 @@ def test_the_standalone_checker_refuses_a_wrong_split_maximum():
     assert split_check.check_split_maximum(3, {**entry, "orbits": smallest}, TABLE_3, group)
     short = [*orbits[:-1], orbits[-1][:-1]]
     assert split_check.check_split_maximum(3, {**entry, "orbits": short}, TABLE_3, group)
+    # in pieces, as the checker's pool takes it: the same verdicts
+    low = {**entry, "bound": 286}
+    assert _by_pieces(3, low, TABLE_3) == ["S(21, 21, 9) is bounded by 287 here, not 286"]
+    assert split_check.split_maximum_pieces(3, {**entry, "orbits": smallest}) == []
+    for wrong in (orbits[1:], twice, short):
+        assert split_check.piece_result(3, {**entry, "orbits": wrong}, TABLE_3, ("cover",))
 
 
 def test_the_standalone_checker_checks_each_split_maximum_once(monkeypatch):

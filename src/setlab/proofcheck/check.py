@@ -833,13 +833,13 @@ def _closure_chunk(args: tuple[int, str, int, list[list[int]], set[bytes]]) -> l
 MALFORMED = (KeyError, TypeError, ValueError, IndexError, OSError)  # a bundle's own faults
 
 
-def _split_maxima_chunk(inputs: list[tuple[int, dict, list[int]]]) -> dict[str, list[str]]:
-    """split_check.py's verdicts on ``inputs``, by key; none where an input is malformed (the
-    check of its value meets it again and says so)."""
+def _piece_chunk(args: tuple[int, dict, list[int], tuple]) -> tuple[bool, Any]:
+    """split_check.py's result of one piece of a split maximum's check, and True; False where
+    the entry is malformed (the check of its value meets it again and says so)."""
     try:
-        return sibling("split_check").checked_split_maxima(inputs)
+        return True, sibling("split_check").piece_result(*args)
     except MALFORMED:
-        return {}
+        return False, None
 
 
 def _programs(certificate: dict) -> int:
@@ -932,7 +932,9 @@ class Runner:
         a value), each needs only the values it cites, and many share split maxima.
 
         First every split maximum the certificates list (each once: its key is its whole
-        input), then each value with all of them known, over the pool, longest first. Each value
+        input), in its pieces (split_check.py's: the orbits' check, and the search of each
+        orbit's A over the Y of each least point), then each value with all of them known,
+        over the pool, longest first. Each value
         is checked against the values its certificate cites as the bundle claims them; the walk
         takes that verdict only where the citations it has checked are those (a check is a
         function of its inputs alone), and checks any other value itself.
@@ -963,10 +965,21 @@ class Runner:
         if jobs:
             print(f"checking the {len(jobs)} split values and their {len(inputs)} split maxima "
                   f"side by side on {self.workers} workers", flush=True)
-        checked: dict[str, list[str]] = {}
-        for out in self.pool.map(_split_maxima_chunk, [[one] for one in inputs.values()]):
-            checked.update(out)
-        split_check.remember_split_maxima(checked)  # for a value the walk checks itself
+        pieces = [(key, piece) for key, (d, entry, _) in inputs.items()
+                  for piece in split_check.split_maximum_pieces(d, entry)]  # fmt: skip
+        done: dict[str, list[Any] | None] = {key: [] for key in inputs}
+        tasks = [(*inputs[key], piece) for key, piece in pieces]
+        for (key, _), (ok, result) in zip(pieces, self.pool.map(_piece_chunk, tasks),
+                                          strict=True):  # fmt: skip
+            if ok and done[key] is not None:
+                done[key].append(result)
+            else:
+                done[key] = None  # a malformed entry: its value's check says why
+        for key, (d, entry, below) in inputs.items():
+            if done[key]:
+                split_check.check_split_maximum(d, entry, below, split_check.affine_group(d),
+                                                done[key])  # fmt: skip
+        checked = split_check.checked_split_maxima()  # for the walk's own checks too
         jobs.sort(key=lambda job: -_programs(job[2]))  # the most programs first
         tasks = [(key[0], key[1], v, certificate, cited, checked)
                  for key, v, certificate, cited in jobs]  # fmt: skip

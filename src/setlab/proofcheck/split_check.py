@@ -166,10 +166,12 @@ __all__ = [
     "largest_pencil_bound",
     "middle_cells",
     "middle_quadruples",
+    "piece_result",
     "remember_split_maxima",
     "split_maxima_inputs",
     "split_maximum",
     "split_maximum_key",
+    "split_maximum_pieces",
 ]
 
 
@@ -502,8 +504,8 @@ class _Search:
 
     def __init__(self, d: int, subset: list, other: int, c: int, most_c: int, claim: int,
                  shared: dict):  # fmt: skip
-        # shared by the searches of one split: the lines, third[p, q] = -(p + q), and every
-        # c-subset C with I(C) (listed when first needed)
+        # shared by the searches in AG(d,3) (_shared): the lines, third[p, q] = -(p + q), and
+        # every c-subset C with I(C) (listed when first needed)
         self.size, self.lines, self.third = 3**d, shared["lines"], shared["third"]
         self.shared = shared
         self.flip = other > self.size // 2  # B = G - Y, else B = Y
@@ -534,11 +536,26 @@ class _Search:
 
     def exact_c(self, r_b: np.ndarray) -> int:
         """The most I(C) + (r_B summed over C) among the c-subsets C."""
-        if "every_c" not in self.shared:
-            self.shared["every_c"] = [(rows, _inside(_mark(rows, self.size), self.lines))
-                                      for rows in _subsets(self.size, self.c, 1 << 16)]  # fmt: skip
-        every_c = self.shared["every_c"]
+        key = ("every_c", self.c)
+        if key not in self.shared:  # one c kept at a time: C(27, 11) rows are 143 MB as int8
+            for old in [k for k in self.shared if isinstance(k, tuple)]:
+                del self.shared[old]
+            self.shared[key] = [(rows.astype(np.int8), _inside(_mark(rows, self.size), self.lines))
+                                for rows in _subsets(self.size, self.c, 1 << 16)]  # fmt: skip
+        every_c = self.shared[key]
         return max(int((r_b[rows].sum(axis=1) + inside).max()) for rows, inside in every_c)
+
+    def run(self, first: int | None = None) -> None:
+        """Search every Y, or (``first``) those whose least point is ``first``: the first level
+        of :meth:`grow` keeps that one child alone, on the same test."""
+        size = self.size
+        member, r = np.zeros((1, size), dtype=bool), np.zeros((1, size), dtype=np.int16)
+        inside, last, k = np.zeros(1, dtype=np.int64), np.full(1, -1), 0
+        if first is not None:
+            member[0, first], r, last, k = True, r + self.w[first], np.full(1, first), 1
+            if not self.bound(r, inside, k)[0][0] > self.claim:
+                return
+        self.grow(member, r, inside, last, k)
 
     def grow(self, member, r, inside, last, k: int) -> None:
         """Extend the prefixes of k points (their largest: ``last``) by one larger point each."""
@@ -569,20 +586,27 @@ class _Search:
             self.grow(member[part], r[part], inside[part], last[part], k + 1)
 
 
-def split_maximum(d: int, split: tuple, subsets: list, most_c: int, claim: int) -> int:
+@functools.cache
+def _shared(d: int) -> dict:
+    """What every search in AG(d,3) reads, built once a process: the lines, third[p, q] =
+    -(p + q), and (under ("every_c", c), one c at a time) every c-subset with I(C)."""
+    points = _points(d)
+    return {"lines": _lines(d), "third": _index(-(points[:, None, :] + points[None, :, :]))}
+
+
+def split_maximum(d: int, split: tuple, subsets: list, most_c: int, claim: int,
+                  first: int | None = None) -> int:  # fmt: skip
     """S(a, b, c) if it passes ``claim``, else ``claim``: the search of the module docstring
     ("Split maxima") with A over ``subsets`` (one subset per orbit, of the size of one of the two
-    largest parts) and B over the subsets of the size of the other."""
+    largest parts) and B over the subsets of the size of the other; with ``first``, only the Y
+    whose least point is ``first`` (:func:`split_maximum_pieces`)."""
     a, b, c = sorted(split, reverse=True)
     other = b if len(subsets[0]) == a else a
-    points = _points(d)
-    shared = {"lines": _lines(d), "third": _index(-(points[:, None, :] + points[None, :, :]))}
+    shared = _shared(d)
     found = claim
     for subset in subsets:
         search = _Search(d, subset, other, c, most_c, claim, shared)
-        size = search.size
-        search.grow(np.zeros((1, size), dtype=bool), np.zeros((1, size), dtype=np.int16),
-                    np.zeros(1, dtype=np.int64), np.full(1, -1), 0)  # fmt: skip
+        search.run(first)
         found = max(found, search.found)
     return found
 
@@ -596,12 +620,13 @@ def split_maximum_key(d: int, entry: dict, below: list[int]) -> str:
     return json.dumps([d, entry, below], sort_keys=True, default=int)
 
 
-def check_split_maximum(d: int, entry: dict, below: list[int], group: np.ndarray) -> list[str]:
+def check_split_maximum(d: int, entry: dict, below: list[int], group: np.ndarray,
+                        pieces: list | None = None) -> list[str]:  # fmt: skip
     """:func:`_check_split_maximum`, once for each input: the certificates of neighbouring n
     list many of the same split maxima, and an entry's check depends on nothing else."""
     key = split_maximum_key(d, entry, below)
     if key not in _CHECKED:
-        _CHECKED[key] = _check_split_maximum(d, entry, below, group)
+        _CHECKED[key] = _check_split_maximum(d, entry, below, group, pieces)
     return _CHECKED[key]
 
 
@@ -620,37 +645,78 @@ def split_maxima_inputs(p: int, certificate: dict, cited: dict) -> list[tuple[in
     return [(p - 2, entry, below) for entry in entries if isinstance(entry, dict)]
 
 
-def checked_split_maxima(inputs: list[tuple[int, dict, list]]) -> dict[str, list[str]]:
-    """The errors of each split maximum of ``inputs`` (:func:`split_maxima_inputs`), by key."""
-    return {split_maximum_key(d, entry, below):
-            check_split_maximum(d, entry, below, affine_group(d))
-            for d, entry, below in inputs}  # fmt: skip
-
-
 def remember_split_maxima(checked: dict[str, list[str]]) -> None:
-    """Take the verdicts of :func:`checked_split_maxima` (from another process) as this one's:
-    each was reached on the input its key spells out, so a later check of that input agrees."""
+    """Take verdicts of :func:`check_split_maximum` reached in another process as this one's,
+    by :func:`split_maximum_key`: each was reached on the input its key spells out, so a later
+    check of that input agrees."""
     _CHECKED.update(checked)
 
 
-def _check_split_maximum(d: int, entry: dict, below: list[int], group: np.ndarray) -> list[str]:
-    """Errors checking one entry {"split": [a, b, c], "bound": v, "orbits": subsets} of a
-    certificate's "split_maxima": the subsets, all of the size of one of the two largest parts,
-    hit every orbit of subsets of that size once and the bound computed from them is at most
-    v."""
+def checked_split_maxima() -> dict[str, list[str]]:
+    """Every verdict of :func:`check_split_maximum` this process holds, by key."""
+    return dict(_CHECKED)
+
+
+def _entry_errors(d: int, entry: dict) -> list[str]:
+    """Why ``entry`` is no split maximum of AG(d,3) to check (empty: it is one)."""
     split, value, subsets = entry.get("split"), entry.get("bound"), entry.get("orbits")
     if not (isinstance(split, list) and len(split) == 3 and isinstance(value, int)
             and all(isinstance(x, int) and 0 <= x <= 3**d for x in split)
             and isinstance(subsets, list) and subsets
             and isinstance(subsets[0], list)):  # fmt: skip
         return [f"a split maximum needs a split of three parts of AG({d},3) and a bound"]
-    a, b, c = sorted(split, reverse=True)
+    a, b, _ = sorted(split, reverse=True)
     if len(subsets[0]) not in (a, b):
         return [f"S{tuple(split)}: orbits of {len(subsets[0])}-subsets, not of {a} or {b}"]
-    why = _orbits_cover(d, len(subsets[0]), subsets, group)
+    return []
+
+
+def split_maximum_pieces(d: int, entry: dict) -> list[tuple]:
+    """The independent pieces of one split maximum's check, for workers side by side:
+    ("cover",), that its subsets hit every orbit once, and ("search", i, first), the search of
+    orbit i's A over the Y whose least point is ``first`` (None: Y is empty, one piece). The Y
+    of each least point are disjoint and make up every Y, and a search's pruning test compares
+    with the claim alone, so the bound is the largest over the pieces (:func:`piece_result`,
+    then :func:`check_split_maximum` with ``pieces``). None where the entry is malformed."""
+    if _entry_errors(d, entry):
+        return []
+    a, b, _ = sorted(entry["split"], reverse=True)
+    subsets, size = entry["orbits"], 3**d
+    other = b if len(subsets[0]) == a else a
+    y = size - other if other > size // 2 else other  # Y's size, as _Search takes it
+    firsts = list(range(size - y + 1)) if y else [None]
+    return [("cover",)] + [("search", i, first) for i in range(len(subsets)) for first in firsts]
+
+
+def piece_result(d: int, entry: dict, below: list[int], piece: tuple) -> str | int | None:
+    """The result of one piece of :func:`split_maximum_pieces`: why the orbits fail (None: they
+    do not), or the search's S if it passes the entry's bound, else the bound."""
+    subsets = entry["orbits"]
+    if piece[0] == "cover":
+        return _orbits_cover(d, len(subsets[0]), subsets, affine_group(d))
+    _, i, first = piece
+    c = sorted(entry["split"])[0]
+    return split_maximum(d, tuple(entry["split"]), [subsets[i]], below[c], entry["bound"], first)
+
+
+def _check_split_maximum(d: int, entry: dict, below: list[int], group: np.ndarray,
+                         pieces: list | None = None) -> list[str]:  # fmt: skip
+    """Errors checking one entry {"split": [a, b, c], "bound": v, "orbits": subsets} of a
+    certificate's "split_maxima": the subsets, all of the size of one of the two largest parts,
+    hit every orbit of subsets of that size once and the bound computed from them is at most
+    v. ``pieces``: the results of every piece of :func:`split_maximum_pieces`, in its order,
+    reached elsewhere (then nothing is searched here)."""
+    errors = _entry_errors(d, entry)
+    if errors:
+        return errors
+    split, value, subsets = entry["split"], entry["bound"], entry["orbits"]
+    why = _orbits_cover(d, len(subsets[0]), subsets, group) if pieces is None else pieces[0]
     if why is not None:
         return [f"S{tuple(split)}: {why}"]
-    found = split_maximum(d, tuple(split), subsets, below[c], value)
+    if pieces is None:
+        found = split_maximum(d, tuple(split), subsets, below[sorted(split)[0]], value)
+    else:
+        found = max([value, *pieces[1:]])
     if found > value:
         return [f"S{tuple(split)} is bounded by {found} here, not {value}"]
     return []
