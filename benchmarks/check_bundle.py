@@ -1,9 +1,9 @@
 """The standalone checker on a written proof bundle: one process against its pool.
 
-Runs ``check.py DIR --workers 1`` (the baseline: every value checked in the one process, the
-split values and their split maxima one after another) and then ``check.py DIR --workers K``
-(the split values and their split maxima checked side by side on K processes ahead of the
-walk), each in a child process, on the same bundle, for instance the P = 5 bundle of
+Runs ``check.py DIR --workers K`` (the split values and their split maxima checked side by
+side on K processes ahead of the walk) and then ``check.py DIR --workers 1`` (the baseline:
+every value checked in the one process, the split values and their split maxima one after
+another), each in a child process, on the same bundle, for instance the P = 5 bundle of
 ``setlab certify -p 5 --out DIR``. Prints each run's wall and CPU seconds (its pool's
 processes included), peak memory (its largest process), last line (passed and failed) and the
 machine's load, then the ratio of the wall times. Both runs must reach the same verdict.
@@ -38,7 +38,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores, {load()}")
     runs = {}
-    for workers in (1, args.workers):
+    for workers in (args.workers, 1):
         command = [sys.executable, str(args.bundle / "check.py"), str(args.bundle),
                    "--workers", str(workers)]  # fmt: skip
         seconds, cpu, peak, last = child(command)
