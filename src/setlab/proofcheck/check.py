@@ -861,6 +861,13 @@ def _split_chunk(args: tuple[int, int, int, dict, dict, dict[str, list[str]]]
         return None
 
 
+def _leave_interrupts() -> None:
+    """A worker ignores Ctrl-C: the main process hears it and ends the workers (Runner.close)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class Runner:
     """Canonical forms and stabilisers of representatives (and, with ``replay``, the closure
     replay child by child), over a pool of processes for big levels."""
@@ -873,7 +880,7 @@ class Runner:
         if workers > 1:
             from concurrent.futures import ProcessPoolExecutor
 
-            self.pool = ProcessPoolExecutor(workers)
+            self.pool = ProcessPoolExecutor(workers, initializer=_leave_interrupts)
 
     def _split(self, items: list[Any]) -> list[list[Any]]:
         size = max(1, math.ceil(len(items) / (4 * self.workers)))
@@ -934,10 +941,10 @@ class Runner:
         First every split maximum the certificates list (each once: its key is its whole
         input), in its pieces (split_check.py's: the orbits' check, and the search of each
         orbit's A over the Y of each least point), then each value with all of them known,
-        over the pool, longest first. Each value
-        is checked against the values its certificate cites as the bundle claims them; the walk
-        takes that verdict only where the citations it has checked are those (a check is a
-        function of its inputs alone), and checks any other value itself.
+        over the pool, longest first. Each value is checked against the values its certificate
+        cites as the bundle claims them; the walk takes that verdict only where the citations it
+        has checked are those (a check is a function of its inputs alone), and checks any other
+        value itself.
         """
         split_check = sibling("split_check") if self.pool is not None else None
         if split_check is None:
@@ -998,8 +1005,19 @@ class Runner:
             return ahead
         return sibling("split_check").check_split(key[0], key[1], value, certificate, cited)
 
-    def close(self) -> None:
-        if self.pool is not None:
+    def close(self, interrupted: bool = False) -> None:
+        """Stop the pool: after its work, or (``interrupted``) at once, its queued work dropped
+        and its processes ended."""
+        if self.pool is None:
+            return
+        if interrupted:
+            import multiprocessing
+
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            for process in multiprocessing.active_children():
+                process.terminate()
+                process.join()
+        else:
             self.pool.shutdown()
 
 
@@ -1016,6 +1034,7 @@ def main(argv: list[str]) -> int:
         return 2
     run = Runner(workers, replay="--replay" in argv)
     passed = failed = 0
+    interrupted = False
     try:
         run.split_ahead(bundle)
         for key in sorted(bundle.values, key=lambda k: (k[0], k[2], k[1])):
@@ -1037,8 +1056,13 @@ def main(argv: list[str]) -> int:
         passed, failed = passed + more_passed, failed + more_failed
         more_passed, more_failed = check_caps(bundle)
         passed, failed = passed + more_passed, failed + more_failed
+    except KeyboardInterrupt:  # one line, the workers ended, exit 130
+        interrupted = True
     finally:
-        run.close()
+        run.close(interrupted)
+    if interrupted:
+        print("error: interrupted", file=sys.stderr)
+        return 130
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
