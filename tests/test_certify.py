@@ -108,6 +108,26 @@ def load_checker():
     return standalone.load(CHECKER / "check.py", "bundle_check")
 
 
+@pytest.mark.parametrize("argv, reason", [
+    ([], "which bundle?"),
+    (["{bundle}", "--workers"], "--workers needs a whole number"),
+    (["{bundle}", "--workers", "two"], "--workers needs a whole number"),
+    (["{bundle}", "--workers", "0"], "--workers needs a whole number"),
+    (["{bundle}", "--bogus"], "unexpected argument '--bogus'"),
+    (["{bundle}", "{bundle}"], "unexpected argument"),
+    (["{bundle}/nowhere"], "No such file or directory"),
+])  # fmt: skip
+def test_the_checker_refuses_bad_arguments_in_one_line_before_any_work(tmp_path, argv, reason):
+    """Bad input: one line ``error: ...`` on stderr, nothing on stdout (nothing checked), exit 2."""
+    (tmp_path / "manifest.json").write_text(json.dumps({"format": "setlab-proof-bundle/1"}))
+    argv = [a.format(bundle=tmp_path) for a in argv]
+    done = subprocess.run([sys.executable, str(CHECKER / "check.py"), *argv],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: ") and reason in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_the_checkers_canonical_form_is_a_complete_invariant(seed):
     """bliss's form: equal on affine images, different on inequivalent configurations (the

@@ -29,6 +29,9 @@ except ImportError as missing:  # one line, not a traceback: the reader may lack
     print(f"error: the checker needs numpy and python-igraph; {missing.name} is missing "
           "(pip install numpy python-igraph)", file=sys.stderr)  # fmt: skip
     sys.exit(2)
+except KeyboardInterrupt:  # Ctrl-C while numpy loads: one line, as anywhere else
+    print("error: interrupted", file=sys.stderr)
+    sys.exit(130)
 
 FORMAT = "setlab-proof-bundle/1"
 
@@ -1021,18 +1024,43 @@ class Runner:
             self.pool.shutdown()
 
 
+USAGE = "usage: python check.py DIR [--workers K] [--replay]"
+
+
+def arguments(argv: list[str]) -> tuple[Path, int, bool]:
+    """The bundle's directory, the number of worker processes (2 unless ``--workers K``) and
+    whether to replay the closures child by child; ValueError with a one-line reason for
+    anything else."""
+    root, workers, replay = None, 2, False
+    words = iter(argv)
+    for word in words:
+        if word == "--replay":
+            replay = True
+        elif word == "--workers":
+            count = next(words, "")
+            if not count.isdigit() or int(count) < 1:
+                raise ValueError(f"--workers needs a whole number of processes >= 1, not {count!r}")
+            workers = int(count)
+        elif word.startswith("-") or root is not None:
+            raise ValueError(f"unexpected argument {word!r}")
+        else:
+            root = Path(word)
+    if root is None:
+        raise ValueError(f"which bundle? give its directory ({USAGE})")
+    return root, workers, replay
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] in ("-h", "--help"):
-        print("usage: python check.py DIR [--workers K] [--replay]")
-        return 0 if argv else 2
-    root = Path(argv[0])
-    workers = int(argv[argv.index("--workers") + 1]) if "--workers" in argv else 2
+    if argv[:1] in (["-h"], ["--help"]):
+        print(USAGE)
+        return 0
     try:
+        root, workers, replay = arguments(argv)
         bundle = Bundle(root)
     except (OSError, ValueError, KeyError) as error:
-        print(f"error: {error}")
+        print(f"error: {error}", file=sys.stderr)
         return 2
-    run = Runner(workers, replay="--replay" in argv)
+    run = Runner(workers, replay=replay)
     passed = failed = 0
     interrupted = False
     try:
@@ -1068,4 +1096,8 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:  # before main's own handler (reading the bundle): one line too
+        print("error: interrupted", file=sys.stderr)
+        sys.exit(130)
