@@ -11,25 +11,26 @@ canonical labelling is bliss), and shares no code with setlab. See docs/certific
 
 from __future__ import annotations
 
-import functools
-import importlib.util
-import itertools
-import json
-import math
 import sys
-from array import array
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
 try:
+    import functools
+    import importlib.util
+    import itertools
+    import json
+    import math
+    from array import array
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any
+
     import igraph
     import numpy as np
 except ImportError as missing:  # one line, not a traceback: the reader may lack a package
     print(f"error: the checker needs numpy and python-igraph; {missing.name} is missing "
           "(pip install numpy python-igraph)", file=sys.stderr)  # fmt: skip
     sys.exit(2)
-except KeyboardInterrupt:  # Ctrl-C while numpy loads: one line, as anywhere else
+except KeyboardInterrupt:  # Ctrl-C while the modules load (main's handler is not there yet)
     print("error: interrupted", file=sys.stderr)
     sys.exit(130)
 
