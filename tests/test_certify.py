@@ -128,6 +128,39 @@ def test_the_checker_refuses_bad_arguments_in_one_line_before_any_work(tmp_path,
     assert len(done.stderr.splitlines()) == 1
 
 
+@pytest.mark.parametrize("raised, seen", [
+    (KeyboardInterrupt(), KeyboardInterrupt),
+    ("bliss", KeyboardInterrupt),  # a Ctrl-C inside igraph's C code: SystemError caused by it
+    (SystemError("a real fault"), SystemError),  # not an interrupt: never hidden
+])  # fmt: skip
+def test_the_checker_turns_an_interrupt_anywhere_into_one_interrupt_and_ends_its_pool(
+    tmp_path, monkeypatch, raised, seen
+):
+    """main ends its pool and raises KeyboardInterrupt (``__main__`` prints the one line, 130),
+    also for a Ctrl-C that igraph's C code reports as a SystemError; other errors pass through."""
+    checker = load_checker()
+    (tmp_path / "manifest.json").write_text(
+        json.dumps({"format": "setlab-proof-bundle/1", "values": []}))  # fmt: skip
+    if raised == "bliss":
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as cause:
+            raised = SystemError("<built-in method count_automorphisms> returned a result with "
+                                 "an exception set")  # fmt: skip
+            raised.__cause__ = cause
+    closed = []
+
+    def interrupted(self, bundle):
+        raise raised
+
+    monkeypatch.setattr(checker.Runner, "split_ahead", interrupted)
+    monkeypatch.setattr(checker.Runner, "close", lambda self, ended=False: closed.append(ended))
+    with pytest.raises(seen) as caught:
+        checker.main([str(tmp_path)])
+    assert closed == [seen is KeyboardInterrupt]
+    assert (caught.value is raised) == (seen is SystemError)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_the_checkers_canonical_form_is_a_complete_invariant(seed):
     """bliss's form: equal on affine images, different on inequivalent configurations (the

@@ -1085,13 +1085,15 @@ def main(argv: list[str]) -> int:
         passed, failed = passed + more_passed, failed + more_failed
         more_passed, more_failed = check_caps(bundle)
         passed, failed = passed + more_passed, failed + more_failed
-    except KeyboardInterrupt:  # one line, the workers ended, exit 130
+    except (KeyboardInterrupt, SystemError) as error:  # the workers ended at once
+        # a Ctrl-C inside bliss (igraph's C code) comes out as a SystemError caused by it
+        if not isinstance(error, KeyboardInterrupt) and not isinstance(
+                error.__cause__ or error.__context__, KeyboardInterrupt):  # fmt: skip
+            raise
         interrupted = True
+        raise KeyboardInterrupt from None  # __main__ says the one line
     finally:
         run.close(interrupted)
-    if interrupted:
-        print("error: interrupted", file=sys.stderr)
-        return 130
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
@@ -1099,6 +1101,6 @@ def main(argv: list[str]) -> int:
 if __name__ == "__main__":
     try:
         sys.exit(main(sys.argv[1:]))
-    except KeyboardInterrupt:  # before main's own handler (reading the bundle): one line too
+    except KeyboardInterrupt:  # at any point of main (its pool already ended): one line, 130
         print("error: interrupted", file=sys.stderr)
         sys.exit(130)
