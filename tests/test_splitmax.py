@@ -242,3 +242,18 @@ def test_the_standalone_checker_checks_each_split_maximum_once(monkeypatch):
     assert len(calls) == 1
     assert split_check.check_split_maximum(2, {**entry, "bound": 8}, PLANE, group)
     assert len(calls) == 2
+
+
+@pytest.mark.parametrize("d, c", [(2, 0), (2, 3), (2, 5), (2, 9), (3, 4)])
+def test_the_checkers_subsets_by_lines_hold_every_subset_once_with_its_lines(d, c):
+    # counted here by brute force over the lines of AG(d,3) as triples summing to zero
+    points = list(itertools.product(range(3), repeat=d))
+    triples = [t for t in itertools.combinations(range(3**d), 3)
+               if all(sum(points[i][k] for i in t) % 3 == 0 for k in range(d))]  # fmt: skip
+    levels = split_check._by_lines(3**d, c, split_check._lines(d))
+    counts = [count for count, _ in levels]
+    assert counts == sorted(set(counts), reverse=True)  # the most lines first, each level once
+    seen = [(tuple(int(x) for x in row), count) for count, rows in levels for row in rows]
+    assert sorted(subset for subset, _ in seen) == list(itertools.combinations(range(3**d), c))
+    for subset, count in seen:
+        assert count == sum(set(t) <= set(subset) for t in triples)

@@ -497,6 +497,19 @@ def _largest(values: np.ndarray, c: int) -> np.ndarray:
     return np.partition(values, width - c, axis=1)[:, width - c :].sum(axis=1, dtype=np.int64)
 
 
+def _by_lines(size: int, c: int, lines: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """Every c-subset of AG(d,3) (``size`` = 3^d points, ``lines`` its lines) once, grouped by
+    the number of lines inside it: (l, the subsets with l lines as rows of points), the most
+    lines first."""
+    parts: dict[int, list[np.ndarray]] = {}
+    for rows in _subsets(size, c, 1 << 16):
+        inside = _inside(_mark(rows, size), lines)
+        for count in np.unique(inside):
+            parts.setdefault(int(count), []).append(rows[inside == count].astype(np.int8))
+    # one level joined at a time (C(27, 13) rows are 260 MB as int8)
+    return [(count, np.concatenate(parts.pop(count))) for count in sorted(parts, reverse=True)]
+
+
 class _Search:
     """The search for one A: Y grows point by point, in increasing order and level by level,
     keeping r_Y(z) = #{q in Y : -(q + z) in A} and I(Y) for each prefix; a prefix lives on while
@@ -534,16 +547,22 @@ class _Search:
             i_b, top = inside, _largest(r, self.c)
         return self.own + i_b + self.most_c + top + self.gain[k], i_b
 
-    def exact_c(self, r_b: np.ndarray) -> int:
-        """The most I(C) + (r_B summed over C) among the c-subsets C."""
+    def exact_c(self, r_b: np.ndarray, floor: int) -> int:
+        """The most I(C) + (r_B summed over C) among the c-subsets C where it passes ``floor``,
+        else ``floor``. The subsets are read by their number of lines l, the most first: every
+        C of l lines or fewer gives at most l + (the c largest r_B), so the reading stops at the
+        first l where that does not pass the best so far."""
         key = ("every_c", self.c)
         if key not in self.shared:  # one c kept at a time: C(27, 11) rows are 143 MB as int8
             for old in [k for k in self.shared if isinstance(k, tuple)]:
                 del self.shared[old]
-            self.shared[key] = [(rows.astype(np.int8), _inside(_mark(rows, self.size), self.lines))
-                                for rows in _subsets(self.size, self.c, 1 << 16)]  # fmt: skip
-        every_c = self.shared[key]
-        return max(int((r_b[rows].sum(axis=1) + inside).max()) for rows, inside in every_c)
+            self.shared[key] = _by_lines(self.size, self.c, self.lines)
+        best, top = floor, int(_largest(r_b[None, :], self.c)[0])
+        for lines, rows in self.shared[key]:
+            if lines + top <= best:
+                break
+            best = max(best, lines + int(r_b[rows].sum(axis=1).max()))
+        return best
 
     def run(self, first: int | None = None) -> None:
         """Search every Y, or (``first``) those whose least point is ``first``: the first level
@@ -563,7 +582,8 @@ class _Search:
             crude, i_b = self.bound(r, inside, k)
             for row in np.flatnonzero(crude > self.claim):  # the pair's exact value
                 r_b = self.a - r[row] if self.flip else r[row]
-                self.found = max(self.found, self.own + int(i_b[row]) + self.exact_c(r_b))
+                known = self.own + int(i_b[row])
+                self.found = known + self.exact_c(r_b, self.found - known)
             return
         children = []
         for q in range(self.size - (self.y - k) + 1):
