@@ -7,6 +7,11 @@ another), each in a child process, on the same bundle, for instance the P = 5 bu
 ``setlab certify -p 5 --out DIR``. Prints each run's wall and CPU seconds (its pool's
 processes included), peak memory (its largest process), last line (passed and failed) and the
 machine's load, then the ratio of the wall times. Both runs must reach the same verdict.
+
+With ``--vs OLD`` (a bundle of the same values whose checker is another version, say the one
+a bundle of an earlier release carries) that checker's one-process run on OLD comes third,
+and the ratio of the two one-process runs is printed too: what the checker's own change gains,
+measured in the same run.
 """
 
 from __future__ import annotations
@@ -35,19 +40,33 @@ def main() -> None:
     parser.add_argument("bundle", type=bundle_directory, help="the bundle's directory")
     parser.add_argument("--workers", type=in_range(int, 2, 256), default=2,
                         help="the pool's processes (default 2)")  # fmt: skip
+    parser.add_argument("--vs", type=bundle_directory, metavar="OLD",
+                        help="a bundle of the same values with another checker: its one-process "
+                             "run comes third, against this one's")  # fmt: skip
     args = parser.parse_args()
+    if args.vs is not None and args.vs.resolve() == args.bundle.resolve():
+        parser.error("--vs names the bundle itself: give a bundle with another checker")
     print(f"{os.cpu_count()} cores, {load()}")
     runs = {}
-    for workers in (args.workers, 1):
-        command = [sys.executable, str(args.bundle / "check.py"), str(args.bundle),
-                   "--workers", str(workers)]  # fmt: skip
+    plan = [(args.bundle, args.workers), (args.bundle, 1)]
+    for root, workers in plan + ([(args.vs, 1)] if args.vs is not None else []):
+        command = [sys.executable, str(root / "check.py"), str(root), "--workers", str(workers)]
         seconds, cpu, peak, last = child(command)
-        runs[workers] = seconds, last
-        print(f"check.py --workers {workers}: {seconds:.1f} s, {cpu:.1f} s CPU, peak "
+        runs[root, workers] = seconds, last
+        print(f"{root}: check.py --workers {workers}: {seconds:.1f} s, {cpu:.1f} s CPU, peak "
               f"{peak:.0f} MiB ({last}); {load()}")  # fmt: skip
-    (one, one_last), (pool, pool_last) = runs[1], runs[args.workers]
-    verdict = "the same verdict" if one_last == pool_last else "DIFFERENT VERDICTS"
-    print(f"ratio one process / {args.workers} workers: {one / pool:.2f}x wall, {verdict}")
+    (pool, pool_last), (one, one_last) = (runs[key] for key in plan)
+    print(f"ratio one process / {args.workers} workers: {one / pool:.2f}x wall, "
+          f"{verdict(pool_last, one_last)}")  # fmt: skip
+    if args.vs is not None:
+        old, old_last = runs[args.vs, 1]
+        print(f"ratio OLD's checker / this one's, one process each: {old / one:.2f}x wall, "
+              f"{verdict(old_last, one_last)}")  # fmt: skip
+
+
+def verdict(first: str, second: str) -> str:
+    """Whether two checks' last lines (their passed and failed counts) agree."""
+    return "the same verdict" if first == second else "DIFFERENT VERDICTS"
 
 
 if __name__ == "__main__":
