@@ -163,7 +163,6 @@ def test_part_orbits_hit_every_orbit_of_ag23_once():
                 2,
                 {"split": [size, 0, 0], "bound": 10**6, "orbits": part_orbits(2, size)},
                 PLANE,
-                group,
             )
             == []
         )
@@ -183,8 +182,7 @@ def _by_pieces(d: int, entry: dict, below) -> list[str]:
     """The verdict on ``entry`` from its pieces, each reached on its own, as the pool does."""
     pieces = split_check.split_maximum_pieces(d, entry)
     results = [split_check.piece_result(d, entry, below, piece) for piece in pieces]
-    group = split_check.affine_group(d)
-    return split_check._check_split_maximum(d, entry, below, group, results or None)
+    return split_check._check_split_maximum(d, entry, below, results or None)
 
 
 def test_the_pieces_of_a_split_maximum_make_up_its_search():
@@ -200,25 +198,23 @@ def test_the_pieces_of_a_split_maximum_make_up_its_search():
             assert found[0] is None and max(found[1:]) == exact[split]
             for bound in (exact[split] - 1, exact[split]):
                 claim = {**entry, "bound": int(bound)}
-                whole = split_check._check_split_maximum(2, claim, PLANE,
-                                                         split_check.affine_group(2))  # fmt: skip
+                whole = split_check._check_split_maximum(2, claim, PLANE)
                 assert _by_pieces(2, claim, PLANE) == whole
                 assert bool(whole) == (bound < exact[split])
 
 
 def test_the_standalone_checker_refuses_a_wrong_split_maximum():
-    group = split_check.affine_group(3)
     orbits = part_orbits(3, 21)
     entry = {"split": [21, 21, 9], "bound": 287, "orbits": orbits}
-    assert split_check.check_split_maximum(3, entry, TABLE_3, group) == []
-    assert split_check.check_split_maximum(3, {**entry, "bound": 286}, TABLE_3, group)
-    assert split_check.check_split_maximum(3, {**entry, "orbits": orbits[1:]}, TABLE_3, group)
+    assert split_check.check_split_maximum(3, entry, TABLE_3) == []
+    assert split_check.check_split_maximum(3, {**entry, "bound": 286}, TABLE_3)
+    assert split_check.check_split_maximum(3, {**entry, "orbits": orbits[1:]}, TABLE_3)
     twice = [*orbits[:-1], orbits[0]]  # one orbit twice, one missing
-    assert split_check.check_split_maximum(3, {**entry, "orbits": twice}, TABLE_3, group)
+    assert split_check.check_split_maximum(3, {**entry, "orbits": twice}, TABLE_3)
     smallest = part_orbits(3, 9)  # orbits of the third part, not of one of the two largest
-    assert split_check.check_split_maximum(3, {**entry, "orbits": smallest}, TABLE_3, group)
+    assert split_check.check_split_maximum(3, {**entry, "orbits": smallest}, TABLE_3)
     short = [*orbits[:-1], orbits[-1][:-1]]
-    assert split_check.check_split_maximum(3, {**entry, "orbits": short}, TABLE_3, group)
+    assert split_check.check_split_maximum(3, {**entry, "orbits": short}, TABLE_3)
     # in pieces, as the checker's pool takes it: the same verdicts
     low = {**entry, "bound": 286}
     assert _by_pieces(3, low, TABLE_3) == ["S(21, 21, 9) is bounded by 287 here, not 286"]
@@ -230,17 +226,16 @@ def test_the_standalone_checker_refuses_a_wrong_split_maximum():
 def test_the_standalone_checker_checks_each_split_maximum_once(monkeypatch):
     # the certificates of neighbouring n list the same split maxima: the second asks are answered
     # from what the first found, for the same entry only
-    group = split_check.affine_group(2)
     calls = []
     inner = split_check._check_split_maximum
     monkeypatch.setattr(split_check, "_CHECKED", {})
     monkeypatch.setattr(split_check, "_check_split_maximum",
                         lambda *args: calls.append(args) or inner(*args))  # fmt: skip
     entry = {"split": [4, 4, 2], "bound": 9, "orbits": part_orbits(2, 4)}
-    assert split_check.check_split_maximum(2, entry, PLANE, group) == []
-    assert split_check.check_split_maximum(2, dict(entry), PLANE, group) == []
+    assert split_check.check_split_maximum(2, entry, PLANE) == []
+    assert split_check.check_split_maximum(2, dict(entry), PLANE) == []
     assert len(calls) == 1
-    assert split_check.check_split_maximum(2, {**entry, "bound": 8}, PLANE, group)
+    assert split_check.check_split_maximum(2, {**entry, "bound": 8}, PLANE)
     assert len(calls) == 2
 
 

@@ -988,8 +988,7 @@ class Runner:
                 done[key] = None  # a malformed entry: its value's check says why
         for key, (d, entry, below) in inputs.items():
             if done[key]:
-                split_check.check_split_maximum(d, entry, below, split_check.affine_group(d),
-                                                done[key])  # fmt: skip
+                split_check.check_split_maximum(d, entry, below, done[key])
         checked = split_check.checked_split_maxima()  # for the walk's own checks too
         jobs.sort(key=lambda job: -_programs(job[2]))  # the most programs first
         tasks = [(key[0], key[1], v, certificate, cited, checked)

@@ -443,8 +443,20 @@ def _lines(d: int) -> np.ndarray:
                      if q < third[p, q]])  # fmt: skip
 
 
-def _orbits_cover(d: int, size: int, subsets: list, group: np.ndarray) -> str | None:
-    """None when ``subsets`` holds one ``size``-subset of each AGL(d,3)-orbit, else why not."""
+_COVERED: dict[str, str | None] = {}  # the verdict of each list of orbits, by its whole input
+
+
+def _orbits_cover(d: int, size: int, subsets: list) -> str | None:
+    """None when ``subsets`` holds one ``size``-subset of each AGL(d,3)-orbit, else why not;
+    once for each input (many split maxima of one certificate list the orbits of one size)."""
+    key = json.dumps([d, size, subsets], default=str)
+    if key not in _COVERED:
+        _COVERED[key] = _orbits_verdict(d, size, subsets, affine_group(d))
+    return _COVERED[key]
+
+
+def _orbits_verdict(d: int, size: int, subsets: list, group: np.ndarray) -> str | None:
+    """:func:`_orbits_cover` itself, by the orbit-stabiliser count over ``group``, AGL(d,3)."""
     seen, total = set(), 0
     for subset in subsets:
         if (
@@ -640,13 +652,13 @@ def split_maximum_key(d: int, entry: dict, below: list[int]) -> str:
     return json.dumps([d, entry, below], sort_keys=True, default=int)
 
 
-def check_split_maximum(d: int, entry: dict, below: list[int], group: np.ndarray,
+def check_split_maximum(d: int, entry: dict, below: list[int],
                         pieces: list | None = None) -> list[str]:  # fmt: skip
     """:func:`_check_split_maximum`, once for each input: the certificates of neighbouring n
     list many of the same split maxima, and an entry's check depends on nothing else."""
     key = split_maximum_key(d, entry, below)
     if key not in _CHECKED:
-        _CHECKED[key] = _check_split_maximum(d, entry, below, group, pieces)
+        _CHECKED[key] = _check_split_maximum(d, entry, below, pieces)
     return _CHECKED[key]
 
 
@@ -713,13 +725,13 @@ def piece_result(d: int, entry: dict, below: list[int], piece: tuple) -> str | i
     do not), or the search's S if it passes the entry's bound, else the bound."""
     subsets = entry["orbits"]
     if piece[0] == "cover":
-        return _orbits_cover(d, len(subsets[0]), subsets, affine_group(d))
+        return _orbits_cover(d, len(subsets[0]), subsets)
     _, i, first = piece
     c = sorted(entry["split"])[0]
     return split_maximum(d, tuple(entry["split"]), [subsets[i]], below[c], entry["bound"], first)
 
 
-def _check_split_maximum(d: int, entry: dict, below: list[int], group: np.ndarray,
+def _check_split_maximum(d: int, entry: dict, below: list[int],
                          pieces: list | None = None) -> list[str]:  # fmt: skip
     """Errors checking one entry {"split": [a, b, c], "bound": v, "orbits": subsets} of a
     certificate's "split_maxima": the subsets, all of the size of one of the two largest parts,
@@ -730,7 +742,7 @@ def _check_split_maximum(d: int, entry: dict, below: list[int], group: np.ndarra
     if errors:
         return errors
     split, value, subsets = entry["split"], entry["bound"], entry["orbits"]
-    why = _orbits_cover(d, len(subsets[0]), subsets, group) if pieces is None else pieces[0]
+    why = _orbits_cover(d, len(subsets[0]), subsets) if pieces is None else pieces[0]
     if why is not None:
         return [f"S{tuple(split)}: {why}"]
     if pieces is None:
@@ -1016,13 +1028,12 @@ def check_split(p: int, n: int, value: int, certificate: dict, cited: dict) -> l
     if entries:
         if p - 2 > 3 or not isinstance(entries, list):
             return [f"{name}: split maxima are checked for hyperplanes of AG(2..4,3)"]
-        group = affine_group(p - 2)
         side = 3 ** (p - 2) + 1
         split = np.full((side, side, side), 10**9, dtype=np.int64)
         for entry in entries:
             found = ["a split maximum is a mapping"]
             if isinstance(entry, dict):
-                found = check_split_maximum(p - 2, entry, below, group)
+                found = check_split_maximum(p - 2, entry, below)
             errors += [f"{name}: {e}" for e in found]
             if not found:
                 for order in itertools.permutations(entry["split"]):
