@@ -144,7 +144,11 @@ every subset of the size of the other. The bound v is checked by a search with p
   min(c, |A|) (its |A| partners are distinct) and I(Y) by at most (j - 1) // 2 as the j-th
   point, and the prefix's bound adds those. A prefix whose bound is at most v is dropped.
 - A whole Y still passing v gets the exact value I(A) + I(B) + the most I(C) + (r summed over
-  C) among all c-subsets C; S(a, b, c) <= v when none of those passes v.
+  C) among all c-subsets C; S(a, b, c) <= v when none of those passes v. The c-subsets are
+  read by their number of lines l, the most first, and the reading stops at the first l with
+  l + (the c largest r) not above the best so far (at least v): a C of l lines or fewer gives
+  at most that. (In AG(3,3) 39 of the 4,686,825 9-subsets hold 12 lines, the most, 6,318 hold
+  8, and the rest 6 or fewer.)
 """
 
 from __future__ import annotations
