@@ -15,6 +15,7 @@ from setlab.extremal.bigcaps import best_construction
 from setlab.extremal.caps import largest_cap
 from setlab.extremal.caps.pencils import (
     TWENTY_CAP_SPLITS,
+    _all_caps,
     gaussian_binomial,
     largest_cap_certificate,
     pencil_program,
@@ -111,6 +112,19 @@ def test_the_twenty_cap_splits_are_those_of_the_twenty_cap():
     assert real == {(2, 9, 9), (6, 6, 8)}
     every = {t for t in itertools.combinations_with_replacement(range(10), 3) if sum(t) == 20}
     assert set(TWENTY_CAP_SPLITS) == every - real
+
+
+@pytest.mark.parametrize(("d", "k"), [(2, 3), (2, 4), (2, 5), (3, 4), (3, 1), (1, 3)])
+def test_every_cap_is_listed_once(d, k):
+    # the sections search reads every cap of AG(3,3) of a size: against all k-subsets by hand
+    points = list(itertools.product(range(3), repeat=d))
+    by_hand = {
+        subset for subset in itertools.combinations(range(3**d), k)
+        if not any(all(sum(c) % 3 == 0 for c in zip(*(points[i] for i in t), strict=True))
+                   for t in itertools.combinations(subset, 3))
+    }  # fmt: skip
+    listed = [tuple(cap) for cap in _all_caps(d, k).tolist()]
+    assert len(listed) == len(set(listed)) and set(listed) == by_hand
 
 
 def test_sections_search():

@@ -231,7 +231,7 @@ def pencil_program(
     for index, split in enumerate(splits):
         for order in itertools.permutations(split):
             allowed[order] = index
-    capacity = 1 << 16
+    capacity = 1 << 21  # 48 MiB, touched only as far as used: AG(5,3)'s programs fit at once
     while True:  # grow the buffer until every pattern fits
         out = np.zeros((capacity, 12), dtype=np.int16)
         count = _patterns(cards, cell_max, allowed, PLANE_LINES, PLANE_LINES.max(1), out)
@@ -241,7 +241,14 @@ def pencil_program(
     # A pattern's column depends on its line splits and on how they group into classes only.
     classes = np.sort(out[:count].astype(np.int64).reshape(-1, 4, 3), axis=2)
     codes = np.sort((classes[:, :, 0] * 1024 + classes[:, :, 1]) * 1024 + classes[:, :, 2], 1)
-    keys = np.unique(codes, axis=0)
+    # Number the classes that occur (their order is the codes' order, so each row of numbers
+    # stays sorted), read a pattern's four numbers as one base-K integer and keep one of each:
+    # a sort of single integers, where rows of four sort slowly.
+    kinds, number = np.unique(codes, return_inverse=True)
+    base = len(kinds)
+    assert base**4 < 2**63
+    whole = np.unique(number.reshape(-1, 4) @ base ** np.arange(3, -1, -1))
+    keys = kinds[(whole[:, None] // base ** np.arange(3, -1, -1)) % base]
     types = [t for t in itertools.combinations_with_replacement(range(line_max + 1), 3)
              if sum(t) == cards]  # fmt: skip
     type_index = {t: i for i, t in enumerate(types)}
@@ -358,12 +365,13 @@ def _snap(a: np.ndarray, gap: np.ndarray, ray: np.ndarray) -> list[Fraction] | N
             continue
         equations[row], equations[pick] = equations[pick], equations[row]
         lead = equations[row][column]
-        equations[row] = [v / lead for v in equations[row]]
+        pivot = equations[row] = [v / lead for v in equations[row]]
+        used = [c for c, w in enumerate(pivot) if w]  # the pivot row is sparse: touch only these
         for i in range(len(equations)):
             if i != row and equations[i][column]:
-                factor = equations[i][column]
-                pivot = equations[row]
-                equations[i] = [v - factor * w for v, w in zip(equations[i], pivot, strict=True)]
+                factor, other = equations[i][column], equations[i]
+                for c in used:
+                    other[c] -= factor * pivot[c]
         pivots.append(column)
         row += 1
     if any(not any(e[:-1]) and e[-1] for e in equations):
@@ -381,26 +389,32 @@ def _snap(a: np.ndarray, gap: np.ndarray, ray: np.ndarray) -> list[Fraction] | N
 
 
 def _all_caps(properties: int, k: int) -> np.ndarray:
-    """(count, k) every k-cap of AG(P,3), cards increasing, by depth-first extension (small P)."""
-    third = third_card_table(properties).astype(np.int64)
+    """(count, k) every k-cap of AG(P,3), cards increasing, P <= 3 (a cap's cards and those
+    they block fit in the bits of one integer).
+
+    Level by level: a cap grows by each card above its last card that it does not block, a
+    card blocking itself and the third card of each pair it makes with the cap's cards.
+    """
     size = 3**properties
-    found: list[list[int]] = []
-
-    def extend(cap: list[int], blocked: int, start: int) -> None:
-        if len(cap) == k:
-            found.append(list(cap))
-            return
-        for card in range(start, size - (k - len(cap)) + 1):
-            if not blocked >> card & 1:
-                more = 0
-                for other in cap:
-                    more |= 1 << int(third[card, other])
-                cap.append(card)
-                extend(cap, blocked | more | (1 << card), card + 1)
-                cap.pop()
-
-    extend([], 0, 0)
-    return np.array(found, dtype=np.int64).reshape(-1, k)
+    assert size < 63
+    third = third_card_table(properties).astype(np.int64)
+    caps = np.zeros((1, 0), dtype=np.int64)
+    blocked = np.zeros(1, dtype=np.int64)
+    for level in range(k):
+        last = caps[:, -1] if level else np.full(1, -1)
+        grown, masks = [], []
+        for card in range(size - (k - level) + 1):  # room for the cards still to come
+            ok = (last < card) & ((blocked >> card) & 1 == 0)
+            if not ok.any():
+                continue
+            mine = caps[ok]
+            thirds = np.bitwise_or.reduce(np.left_shift(1, third[card, mine]), axis=1)
+            masks.append(blocked[ok] | (1 << card) | thirds)
+            grown.append(np.hstack([mine, np.full((len(mine), 1), card)]))
+        if not grown:
+            return np.zeros((0, k), dtype=np.int64)
+        caps, blocked = np.vstack(grown), np.concatenate(masks)
+    return caps
 
 
 def sections_impossible(sections: tuple[int, int, int]) -> bool:
@@ -431,12 +445,17 @@ def sections_impossible(sections: tuple[int, int, int]) -> bool:
     seconds = _all_caps(3, c)
     full = (1 << 27) - 1
     line_masks = np.bitwise_or.reduce(np.left_shift(1, lines(3).astype(np.int64)), axis=1)
+    ones = np.unpackbits(np.arange(1 << 16, dtype=">u2").view(np.uint8).reshape(-1, 2), 1)
+    ones = ones.sum(axis=1)  # ones[m]: the bits set in a 16-bit m
     for first in firsts:
         # completion[q]: the points of the first hyperplane completing a pair (p in B, q)
         thirds = ((-(vectors[first][:, None, :] + vectors[None, :, :])) % 3) @ index
         completion = np.bitwise_or.reduce(np.left_shift(1, thirds), axis=0)
-        free = full & ~np.bitwise_or.reduce(completion[seconds], axis=1)
-        left = np.unpackbits(free.astype(">u4").view(np.uint8).reshape(-1, 4), axis=1).sum(1)
+        taken = completion[seconds[:, 0]]
+        for column in seconds.T[1:]:  # column by column: a reduce along rows of c is slow
+            taken |= completion[column]
+        free = full & ~taken
+        left = ones[free & 0xFFFF] + ones[free >> 16]  # how many points are free
         # a cap of a points among the free points: any a of them if a <= 2; for a = 3 any
         # four points hold three off a line, and three points are a cap unless they are a line
         if (left > a).any() or (a < 3 and (left == a).any()):
