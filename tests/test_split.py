@@ -489,6 +489,37 @@ def test_the_cells_bound_is_never_below_the_pencils_own_program(cells, sets):
     assert int(theirs[0]) == bound
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_the_checkers_weighed_bound_is_the_docstrings_sum_small_or_huge(data):
+    # floor(B / D) least over the rows, B summed by loops over cells, lines and classes; with
+    # entries past 2^53 / weights the checker must leave floating point for integers
+    top = data.draw(st.sampled_from([100, 2**52]))
+    rows = data.draw(st.lists(st.tuples(st.lists(st.integers(0, 4), min_size=16, max_size=16),
+                                        st.integers(1, 6)), min_size=1, max_size=4))  # fmt: skip
+    multipliers = np.array([[*wv, d] for wv, d in rows], dtype=np.int64)
+    k = data.draw(st.integers(1, 5))
+    parts = [np.array(data.draw(st.lists(st.lists(st.integers(0, top), min_size=width,
+                                                  max_size=width), min_size=k, max_size=k)),
+                      dtype=np.int64) for width in (9, 12, 12, 4)]  # fmt: skip
+    inside, across, held, crossing = parts
+    lines = split_check.PLANE.tolist()
+    expected = []
+    for i in range(k):
+        best = None
+        for *wv, d in multipliers.tolist():
+            w, v = wv[:12], wv[12:]
+            y = [max(0, d - sum(w[l] for l in range(12) if c in lines[l])) for c in range(9)]
+            z = [max(0, d - w[l] - sum(v[j] for j in range(4) if j != l // 3)) for l in range(12)]
+            b = sum(int(inside[i, c]) * y[c] for c in range(9))
+            b += sum(int(across[i, l]) * z[l] + int(held[i, l]) * w[l] for l in range(12))
+            b += sum(int(crossing[i, j]) * v[j] for j in range(4))
+            best = b // d if best is None else min(best, b // d)
+        expected.append(best)
+    found = split_check._weighed(multipliers, inside, across, held, crossing)
+    assert found.tolist() == expected
+
+
 def test_the_triangles_prove_what_the_closed_form_cannot(monkeypatch):
     # 15 cards of AG(4,3) with two hyperplanes of 6 or more: cells 2, 2, 2 / 2, 1, 1 / 2, 1, 2
     # allow 26 sets by the cells' and the classes' bounds, 25 by a triangle (the pencil's own

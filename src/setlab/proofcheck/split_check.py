@@ -216,11 +216,12 @@ def _line_bounds(cells: np.ndarray, most: np.ndarray, below: np.ndarray, p: int,
 
 def _bounds(
     cells: np.ndarray, most: np.ndarray, below: np.ndarray, p: int, split: np.ndarray | None,
-    multipliers: np.ndarray | None = None,
+    multipliers: np.ndarray | None = None, above: int | None = None,
 ) -> np.ndarray:  # fmt: skip
     """The bound above for each row of ``cells`` (K, 9); ``split[a, b, c]`` bounds a hyperplane
     with cells of a, b, c points (None: no split maxima); ``multipliers`` rows (w, v, D) as
-    :func:`_weighed` takes them (None: none)."""
+    :func:`_weighed` takes them (None: none), read only where the other bounds exceed ``above``
+    (given: a caller keeping the rows above it loses none, their bounds are the same)."""
     sizes = cells[:, PLANE].sum(axis=2)  # (K, 12)
     across, held = _line_bounds(cells, most, below, p, split)
     crossing = np.stack([_across(sizes[:, 3 * k], sizes[:, 3 * k + 1], sizes[:, 3 * k + 2],
@@ -231,7 +232,9 @@ def _bounds(
         rest = across.sum(axis=1) - across[:, mine].sum(axis=1)
         best = np.minimum(best, held[:, mine].sum(axis=1) + np.minimum(crossing[:, k], rest))
     if multipliers is not None and len(multipliers) and len(cells):
-        best = np.minimum(best, _weighed(multipliers, below[cells], across, held, crossing))
+        rows = np.arange(len(cells)) if above is None else np.flatnonzero(best > above)
+        best[rows] = np.minimum(best[rows], _weighed(multipliers, below[cells[rows]],
+                                                     across[rows], held[rows], crossing[rows]))
     return best
 
 
@@ -248,11 +251,19 @@ def _weighed(multipliers: np.ndarray, inside: np.ndarray, across: np.ndarray, he
     others = np.array([[int(line // 3 != k) for k in range(4)] for line in range(12)])
     y = np.maximum(0, d[:, None] - w @ holds)  # each cell covered d times in all
     z = np.maximum(0, d[:, None] - w - v @ others.T)  # each line's across sets likewise
+    # B for every pattern and row is one product of (K, 37) and (37, rows), all entries
+    # integers >= 0. It is taken in floating point (numpy multiplies integers without BLAS, six
+    # times slower), exact while every sum stays below 2^53: the largest entry of a pattern
+    # times the largest column sum of the weights bounds every B; else in integers.
+    bounds = np.hstack([inside, across, held, crossing])
+    weights = np.vstack([y.T, z.T, w.T, v.T])
+    exact = len(bounds) == 0 or int(bounds.max()) * int(weights.sum(axis=0).max()) < 2**53
+    if exact:
+        bounds, weights = bounds.astype(np.float64), weights.astype(np.float64)
     out = np.empty(len(inside), dtype=np.int64)
     for at in range(0, len(inside), 1 << 14):  # (patterns, rows) a chunk at a time: memory
-        part = slice(at, at + (1 << 14))
-        total = inside[part] @ y.T + across[part] @ z.T + held[part] @ w.T + crossing[part] @ v.T
-        out[part] = (total // d[None, :]).min(axis=1)
+        total = (bounds[at : at + (1 << 14)] @ weights).astype(np.int64)
+        out[at : at + (1 << 14)] = (total // d[None, :]).min(axis=1)
     return out
 
 
@@ -304,10 +315,9 @@ def _margins(p: int, n: int, first: range, most: np.ndarray, value: int) -> list
     return out
 
 
-def _patterns(p: int, rows: tuple, cols: tuple, most: np.ndarray, below: np.ndarray, value: int,
-              split: np.ndarray | None = None, multipliers: np.ndarray | None = None):  # fmt: skip
-    """(cells, bounds): every pattern with rows and columns of the given sizes whose bound
-    exceeds ``value``, all at once (cells in [0, 3^(P-2)], rows and columns adding up)."""
+def _candidates(p: int, rows: tuple, cols: tuple) -> np.ndarray:
+    """(K, 9) every pattern with rows and columns of the given sizes (cells in [0, 3^(P-2)],
+    rows and columns adding up), before any bound."""
     top = 3 ** (p - 2)
     a, b, c = rows
     d, e, f = cols
@@ -328,13 +338,39 @@ def _patterns(p: int, rows: tuple, cols: tuple, most: np.ndarray, below: np.ndar
     cells = np.stack(full, axis=-1).reshape(-1, 9)
     ok = ((cells >= 0) & (cells <= top)).all(axis=1)
     ok &= cells[:, 2] + cells[:, 5] + cells[:, 8] == f
-    cells = cells[ok]
+    return cells[ok]
+
+
+def _batches(p: int, margins: list[tuple[tuple, tuple]], size: int = 1 << 16):
+    """The :func:`_candidates` of each (rows, columns) of ``margins``, gathered into arrays of
+    about ``size`` rows: the bounds then run on few large arrays, not many small ones."""
+    group, count = [], 0
+    for rows, cols in margins:
+        group.append(_candidates(p, rows, cols))
+        count += len(group[-1])
+        if count >= size:
+            yield np.concatenate(group)
+            group, count = [], 0
+    if count:
+        yield np.concatenate(group)
+
+
+def _above(p: int, cells: np.ndarray, most: np.ndarray, below: np.ndarray, value: int,
+           split: np.ndarray | None = None, multipliers: np.ndarray | None = None):  # fmt: skip
+    """(cells, bounds): the patterns among ``cells`` whose bound exceeds ``value``."""
     simple = below[cells].sum(axis=1)  # the cells' bound alone, cheaper: a first filter
     parts = cells[:, PLANE]
-    simple += _across(parts[..., 0], parts[..., 1], parts[..., 2], top).sum(axis=1)
+    simple += _across(parts[..., 0], parts[..., 1], parts[..., 2], 3 ** (p - 2)).sum(axis=1)
     cells = cells[simple > value]
-    bound = _bounds(cells, most, below, p, split, multipliers)
+    bound = _bounds(cells, most, below, p, split, multipliers, above=value)
     return cells[bound > value], bound[bound > value]
+
+
+def _patterns(p: int, rows: tuple, cols: tuple, most: np.ndarray, below: np.ndarray, value: int,
+              split: np.ndarray | None = None, multipliers: np.ndarray | None = None):  # fmt: skip
+    """(cells, bounds): every pattern with rows and columns of the given sizes whose bound
+    exceeds ``value``, all at once."""
+    return _above(p, _candidates(p, rows, cols), most, below, value, split, multipliers)
 
 
 def largest_pencil_bound(
@@ -342,17 +378,17 @@ def largest_pencil_bound(
     split: np.ndarray | None = None, multipliers: np.ndarray | None = None,
 ) -> tuple[int, list[int] | None]:  # fmt: skip
     """The largest bound of case (2) over the patterns whose bound exceeds ``value``, or
-    (value, None) when none does: margins by their caps, then every pattern of a margin pair
-    at once (the transpose of a pattern has the same bound, so row margins >= column margins)."""
+    (value, None) when none does: margins by their caps, then every pattern of the margin
+    pairs (the transpose of a pattern has the same bound, so row margins >= column margins)."""
     most_a, below_a = np.array(most, dtype=np.int64), np.array(below, dtype=np.int64)
     margins = _margins(p, n, range(theta + 1, min(3 ** (p - 1), n) + 1), most_a, value)
+    pairs = [(rows, cols) for x, rows in enumerate(margins) for cols in margins[: x + 1]]
     worst, where = value, None
-    for x, rows in enumerate(margins):
-        for cols in margins[: x + 1]:
-            cells, bound = _patterns(p, rows, cols, most_a, below_a, worst, split, multipliers)
-            if len(bound):
-                i = int(np.argmax(bound))
-                worst, where = int(bound[i]), cells[i].tolist()
+    for batch in _batches(p, pairs):
+        cells, bound = _above(p, batch, most_a, below_a, worst, split, multipliers)
+        if len(bound):
+            i = int(np.argmax(bound))
+            worst, where = int(bound[i]), cells[i].tolist()
     return worst, where
 
 
@@ -364,15 +400,27 @@ def _cells_held(cells: np.ndarray, most: np.ndarray, below: np.ndarray, p: int,
     across, held = _line_bounds(cells, most, below, p, split)
     inside = below[cells]
     best = inside.sum(axis=1)
+    for far, near, spare in _TWO_CLASSES:
+        bound = inside @ spare + across[:, near].sum(axis=1)
+        best = np.minimum(best, bound + held[:, far].sum(axis=1) - threshold)
+    return np.maximum(best, 0)
+
+
+def _two_classes() -> list[tuple[list[int], list[int], np.ndarray]]:
+    """For each two classes of the plane: their far lines (those missing cell 0), the other
+    lines, and for each cell max(0, 2 - the far lines through it)."""
+    out = []
     for one, two in itertools.combinations(range(4), 2):
         far = [line for line in range(12) if line // 3 in (one, two) and 0 not in PLANE[line]]
         near = [line for line in range(12) if line not in far]
         met = np.zeros(9, dtype=np.int64)  # how many of the far lines pass through each cell
         for line in far:
             met[PLANE[line]] += 1
-        bound = (inside * np.maximum(0, 2 - met)).sum(axis=1) + across[:, near].sum(axis=1)
-        best = np.minimum(best, bound + held[:, far].sum(axis=1) - threshold)
-    return np.maximum(best, 0)
+        out.append((far, near, np.maximum(0, 2 - met)))
+    return out
+
+
+_TWO_CLASSES = _two_classes()
 
 
 def middle_quadruples(
@@ -398,19 +446,27 @@ def middle_cells(
     rows = _margins(p, n, range(t, min(flat, n) + 1), most_a, value)
     cols = _margins(p, n, range(t, t + 1), most_a, value)
     out: dict[tuple, int] = {}
-    for r in rows:
-        for c in cols:
-            cells, _ = _patterns(p, r, c, most_a, below_a, value, split, multipliers)
-            sizes = cells[:, PLANE].sum(axis=2)  # (K, 12): class k is lines 3k..3k+2
-            diagonal = sizes[:, 6:].max(axis=1) <= t  # the diagonal classes
-            types = -np.sort(-sizes[diagonal].reshape(-1, 4, 3), axis=2).reshape(-1, 12)
-            held = _cells_held(cells[diagonal], most_a, below_a, p, split, value + 1)
-            quads, where = np.unique(types, axis=0, return_inverse=True)
-            most_held = np.zeros(len(quads), dtype=np.int64)
-            np.maximum.at(most_held, where.ravel(), held)
-            for quad, inside in zip(quads.tolist(), most_held.tolist(), strict=True):
-                key = tuple(sorted(tuple(quad[3 * k : 3 * k + 3]) for k in range(4)))
-                out[key] = max(out.get(key, 0), inside)
+    for batch in _batches(p, [(r, c) for r in rows for c in cols]):
+        cells, _ = _above(p, batch, most_a, below_a, value, split, multipliers)
+        sizes = cells[:, PLANE].sum(axis=2)  # (K, 12): class k is lines 3k..3k+2
+        diagonal = sizes[:, 6:].max(axis=1) <= t  # the diagonal classes
+        types = -np.sort(-sizes[diagonal].reshape(-1, 4, 3), axis=2)  # (K, 4, 3)
+        held = _cells_held(cells[diagonal], most_a, below_a, p, split, value + 1)
+        # A type (x, y, z) is the number (x B + y) B + z, B = 3^(P-1) + 1; a pattern's four,
+        # sorted, are numbered by the kinds that occur (at most B^2: each type adds up to n)
+        # and read as one integer in base of that many: one sort of integers finds the
+        # multisets of types and the most held by each.
+        base = flat + 1
+        codes = np.sort((types[..., 0] * base + types[..., 1]) * base + types[..., 2], axis=1)
+        kinds, number = np.unique(codes, return_inverse=True)
+        places = len(kinds) ** np.arange(3, -1, -1)
+        keys, where = np.unique(number.reshape(-1, 4) @ places, return_inverse=True)
+        most_held = np.zeros(len(keys), dtype=np.int64)
+        np.maximum.at(most_held, where.ravel(), held)
+        quads = kinds[(keys[:, None] // places) % len(kinds)]  # (quads, 4) type numbers, sorted
+        for quad, inside in zip(quads.tolist(), most_held.tolist(), strict=True):
+            key = tuple((c // base**2, c // base % base, c % base) for c in quad)
+            out[key] = max(out.get(key, 0), inside)
     return out
 
 
