@@ -231,7 +231,7 @@ def pencil_program(
     for index, split in enumerate(splits):
         for order in itertools.permutations(split):
             allowed[order] = index
-    capacity = 1 << 21  # 48 MiB, touched only as far as used: AG(5,3)'s programs fit at once
+    capacity = 1 << 22  # 96 MiB, touched only as far as used: AG(5,3)'s programs fit at once
     while True:  # grow the buffer until every pattern fits
         out = np.zeros((capacity, 12), dtype=np.int16)
         count = _patterns(cards, cell_max, allowed, PLANE_LINES, PLANE_LINES.max(1), out)
