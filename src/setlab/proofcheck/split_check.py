@@ -366,13 +366,6 @@ def _above(p: int, cells: np.ndarray, most: np.ndarray, below: np.ndarray, value
     return cells[bound > value], bound[bound > value]
 
 
-def _patterns(p: int, rows: tuple, cols: tuple, most: np.ndarray, below: np.ndarray, value: int,
-              split: np.ndarray | None = None, multipliers: np.ndarray | None = None):  # fmt: skip
-    """(cells, bounds): every pattern with rows and columns of the given sizes whose bound
-    exceeds ``value``, all at once."""
-    return _above(p, _candidates(p, rows, cols), most, below, value, split, multipliers)
-
-
 def largest_pencil_bound(
     p: int, n: int, theta: int, most: list[int], below: list[int], value: int,
     split: np.ndarray | None = None, multipliers: np.ndarray | None = None,
@@ -453,9 +446,9 @@ def middle_cells(
         types = -np.sort(-sizes[diagonal].reshape(-1, 4, 3), axis=2)  # (K, 4, 3)
         held = _cells_held(cells[diagonal], most_a, below_a, p, split, value + 1)
         # A type (x, y, z) is the number (x B + y) B + z, B = 3^(P-1) + 1; a pattern's four,
-        # sorted, are numbered by the kinds that occur (at most B^2: each type adds up to n)
-        # and read as one integer in base of that many: one sort of integers finds the
-        # multisets of types and the most held by each.
+        # sorted, are numbered by the kinds that occur (at most B^2: each type adds up to n;
+        # for P <= 5 B^8 < 2^63) and read as one integer in base of that many: one sort of
+        # integers finds the multisets of types and the most held by each.
         base = flat + 1
         codes = np.sort((types[..., 0] * base + types[..., 1]) * base + types[..., 2], axis=1)
         kinds, number = np.unique(codes, return_inverse=True)
@@ -824,13 +817,13 @@ def meeting_holds(
     A pattern and its transpose have the same bound and cell 0, so row margins >= columns."""
     most_a, below_a = np.array(most, dtype=np.int64), np.array(below, dtype=np.int64)
     margins = _margins(p, n, range(low, ceiling + 1), most_a, value)
-    for x, rows in enumerate(margins):
-        for cols in margins[: x + 1]:
-            cells, _ = _patterns(p, rows, cols, most_a, below_a, value, split, multipliers)
-            sizes = cells[:, PLANE].sum(axis=2)
-            cells = cells[sizes[:, 6:].max(axis=1, initial=0) <= ceiling]
-            if len(cells) and int(cells[:, 0].min()) < meeting:
-                return False
+    pairs = [(rows, cols) for x, rows in enumerate(margins) for cols in margins[: x + 1]]
+    for batch in _batches(p, pairs):
+        cells, _ = _above(p, batch, most_a, below_a, value, split, multipliers)
+        sizes = cells[:, PLANE].sum(axis=2)
+        cells = cells[sizes[:, 6:].max(axis=1, initial=0) <= ceiling]
+        if len(cells) and int(cells[:, 0].min()) < meeting:
+            return False
     return True
 
 
