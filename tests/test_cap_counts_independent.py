@@ -319,6 +319,18 @@ def test_ag33_has_one_class_of_largest_caps():
     assert levels[-1].k == 9 and len(levels[-1].classes) == 1
 
 
+def test_ag43_counts_to_10_cards_and_the_11_card_count():
+    # (to 11 cards and the seed's 12-card odds: the slow test below, 4x longer)
+    levels = cap_levels(4, 10)
+    check_double_count(levels)
+    table = count_caps(4)
+    assert_rows_match(levels, table)
+    # no class of 11-caps is listed: the double count gives caps(11) from the 10-caps
+    assert levels[10].extensions % 11 == 0
+    assert table[11].caps == levels[10].extensions // 11
+
+
+@pytest.mark.slow
 def test_ag43_counts_to_11_cards_and_the_12_card_odds():
     levels = cap_levels(4, 11)
     check_double_count(levels)

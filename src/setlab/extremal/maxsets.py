@@ -281,7 +281,7 @@ class Solver:
 
     Examples
     --------
-    >>> solver = Solver(4, Store(":memory:"))
+    >>> solver = Solver(4, Store(":memory:"), workers=1)
     >>> v = solver.max(12)
     >>> v.value, v.proven, v.method
     (14, True, 'search')
@@ -515,7 +515,7 @@ class Solver:
 
         Examples
         --------
-        >>> solver = Solver(4, Store(":memory:"))
+        >>> solver = Solver(4, Store(":memory:"), workers=1)
         >>> solver.plan("max", 50)
         [('table', 3), ('max-start', 50), ('min', 31), ('max', 50)]
         >>> solver.plan("min", 40)
