@@ -58,6 +58,7 @@ def test_ag43_bounds_meet_witnesses_counted_by_hand() -> None:
         assert len(witness) == n and sets_by_hand(witness) == bound == j + 2
 
 
+@pytest.mark.slow
 def test_ag53_what_the_literature_would_give_against_witnesses() -> None:
     # Assumed (not checked here): caps of 43 cards or more lie in the 45-cap (t = 2); then also
     # that the 42-caps outside it are copies of setlab's complete 42-cap; or (false, that cap
