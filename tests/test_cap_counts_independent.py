@@ -319,27 +319,27 @@ def test_ag33_has_one_class_of_largest_caps():
     assert levels[-1].k == 9 and len(levels[-1].classes) == 1
 
 
-def test_ag43_counts_to_10_cards_and_the_11_card_count():
-    # (to 11 cards and the seed's 12-card odds: the slow test below, 4x longer)
-    levels = cap_levels(4, 10)
+def _ag43_counts_to(k: int) -> int:
+    """Count the caps of AG(4,3) to k cards here, match setlab's table, and return caps(k + 1)
+    by the double count (no class of (k + 1)-caps is listed)."""
+    levels = cap_levels(4, k)
     check_double_count(levels)
     table = count_caps(4)
     assert_rows_match(levels, table)
-    # no class of 11-caps is listed: the double count gives caps(11) from the 10-caps
-    assert levels[10].extensions % 11 == 0
-    assert table[11].caps == levels[10].extensions // 11
+    assert levels[k].extensions % (k + 1) == 0
+    more = levels[k].extensions // (k + 1)
+    assert table[k + 1].caps == more
+    return more
+
+
+def test_ag43_counts_to_10_cards_and_the_11_card_count():
+    # (to 11 cards and the seed's 12-card odds: the slow test below, 4x longer)
+    _ag43_counts_to(10)
 
 
 @pytest.mark.slow
 def test_ag43_counts_to_11_cards_and_the_12_card_odds():
-    levels = cap_levels(4, 11)
-    check_double_count(levels)
-    table = count_caps(4)
-    assert_rows_match(levels, table)
-    # no class of 12-caps is listed: the double count gives caps(12) from the 11-caps
-    assert levels[11].extensions % 12 == 0
-    twelve = levels[11].extensions // 12
-    assert table[12].caps == twelve
+    twelve = _ag43_counts_to(11)
     assert Fraction(twelve, math.comb(81, 12)) == Fraction(325432404, 10074689485)
 
 
