@@ -43,7 +43,7 @@ def test_ag33_bounds_are_the_papers_minima_and_never_above_them() -> None:
 
 @pytest.mark.slow
 def test_ag43_every_19_cap_lies_in_the_20_cap() -> None:
-    # setlab's classification of every cap of AG(4,3) (about a minute): t = 1
+    # setlab's classification of every cap of AG(4,3) (about 30 s alone): t = 1
     assert large_caps.classified_depth(4) == 1
 
 

@@ -88,7 +88,7 @@ def largest_cap(
     The proof record lists, per level, the classes expanded and pruned. With a ``time_limit``
     that runs out the best witness is returned with ``proven=False``. For AG(5,3), unless a
     ``time_limit`` asks for a search, the 45-cap construction is proven maximal by the pencil
-    chain (:func:`~setlab.extremal.caps.pencils.largest_cap_certificate`, about 6 s), its
+    chain (:func:`~setlab.extremal.caps.pencils.largest_cap_certificate`, about 5 s), its
     steps kept in the proof record; for P >= 6 the construction is returned unproven.
     A proven result already in ``store`` is returned as stored. ``scheduler``: a Dask cluster
     for the generation's tasks (:func:`generate`).
