@@ -103,7 +103,7 @@ class Cluster:
                 process.terminate()
         for process in processes:
             try:
-                process.wait(timeout=15)
+                process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
