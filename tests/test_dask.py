@@ -74,7 +74,8 @@ class Cluster:
     def _start(self, name: str, module: str, *options: list[str]) -> subprocess.Popen:
         log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 - closed with the process
         command = [sys.executable, "-m", module, *(o for group in options for o in group)]
-        process = subprocess.Popen(command, stdout=log, stderr=log, env=_environment())
+        env = {**_environment(), "DASK_TEMPORARY_DIRECTORY": str(self.logs)}  # not /tmp's
+        process = subprocess.Popen(command, stdout=log, stderr=log, env=env)
         log.close()
         return process
 

@@ -12,7 +12,6 @@ import itertools
 import os
 import shutil
 import socket
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -78,8 +77,9 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def shots():
-    folder = Path(os.environ.get("SETLAB_SCREENSHOTS") or tempfile.mkdtemp(prefix="setlab-web-"))
+def shots(tmp_path_factory):
+    # pytest's own temporary folders (it keeps the last three runs'), not a new one in /tmp
+    folder = Path(os.environ.get("SETLAB_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 

@@ -280,9 +280,9 @@ def write_bundle(
     >>> from setlab.extremal.maxsets import Solver
     >>> store = Store(":memory:")
     >>> _ = Solver(2, store).table()
-    >>> out = Path(tempfile.mkdtemp()) / "p2"
-    >>> summary = write_bundle(store, 2, out)
-    >>> summary.values, summary.methods, (out / "check.py").exists()
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     summary = write_bundle(store, 2, Path(tmp) / "p2")
+    ...     summary.values, summary.methods, (Path(tmp) / "p2" / "check.py").exists()
     (20, {'exhaustive': 20}, True)
     """
     check_properties(properties)

@@ -60,9 +60,10 @@ def write_all_atomically(files: Mapping[str | Path, bytes | str]) -> None:
     Examples
     --------
     >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> write_all_atomically({folder / "a.txt": "one", folder / "b.txt": b"two"})
-    >>> sorted(p.name for p in folder.iterdir()), (folder / "a.txt").read_text()
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     folder = Path(tmp)
+    ...     write_all_atomically({folder / "a.txt": "one", folder / "b.txt": b"two"})
+    ...     sorted(p.name for p in folder.iterdir()), (folder / "a.txt").read_text()
     (['a.txt', 'b.txt'], 'one')
     """
     with ctrl_c_held():
@@ -98,8 +99,8 @@ def write_atomically(path: str | Path, data: bytes | str) -> Path:
     Examples
     --------
     >>> import tempfile
-    >>> target = Path(tempfile.mkdtemp()) / "cards.txt"
-    >>> write_atomically(target, "0000\\n1111\\n").read_text()
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     write_atomically(Path(tmp) / "cards.txt", "0000\\n1111\\n").read_text()
     '0000\\n1111\\n'
     """
     write_all_atomically({path: data})

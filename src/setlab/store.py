@@ -296,12 +296,14 @@ class Store:
         Examples
         --------
         >>> import tempfile
-        >>> store = Store(Path(tempfile.mkdtemp()) / "new.sqlite")
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> store = Store(Path(tmp.name) / "new.sqlite")
         >>> store.get("maxsets", 2, 3), store.exists
         (None, False)
         >>> store.finish_task("job", "task", 1)
         >>> store.exists
         True
+        >>> store.close(); tmp.cleanup()
         """
         return self._connection is not None or Path(self.path).exists()
 
@@ -313,12 +315,13 @@ class Store:
 
         Examples
         --------
-        >>> import os, tempfile
-        >>> path = Path(tempfile.mkdtemp()) / "s.sqlite"
-        >>> store = Store(path)
+        >>> import tempfile
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> store = Store(Path(tmp.name) / "s.sqlite")
         >>> store.check_writable()  # a new store: its place was checked when it was opened
         >>> store.finish_task("job", "task", 1)
         >>> store.check_writable()
+        >>> store.close(); tmp.cleanup()
         """
         if self.path == ":memory:" or not Path(self.path).exists():
             return
