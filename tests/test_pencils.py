@@ -23,6 +23,7 @@ from setlab.extremal.caps.pencils import (
     sections_impossible,
 )
 from setlab.geometry import digits
+from setlab.proofcheck.caps_check import _sections_impossible as checkers_sections_impossible
 from setlab.proofcheck.caps_check import check_largest_cap
 from setlab.store import Store
 
@@ -140,13 +141,15 @@ def test_sections_search():
             for x in rest:
                 sizes[sum(f * v for f, v in zip(form, x, strict=True)) % 3] += 1
             real.add(tuple(sorted(sizes)))
-    for sections in [(1, 9, 9), (2, 8, 9), (3, 7, 9), (3, 8, 8)]:  # a <= 3, b >= 5, 19 cards
-        assert sections_impossible(sections) == (sections not in real)
-    assert sections_impossible((3, 8, 8))
-    assert not sections_impossible((2, 9, 8))  # the 20-cap less a point of a 9-section
-    assert not sections_impossible((1, 9, 9))
-    with pytest.raises(Exception, match="a <= 3"):
-        sections_impossible((4, 7, 8))
+    # the prover's search and the standalone checker's own (which shares no code with it)
+    for search in (sections_impossible, checkers_sections_impossible):
+        # a <= 3, b >= 5, 19 cards; (2, 9, 8) is the 20-cap less a point of a 9-section
+        sections = [(1, 9, 9), (2, 8, 9), (3, 7, 9), (3, 8, 8), (2, 9, 8)]
+        verdicts = {s: search(s) for s in sections}
+        assert verdicts == {s: tuple(sorted(s)) not in real for s in sections}, search
+        assert verdicts[3, 8, 8] and not verdicts[2, 9, 8] and not verdicts[1, 9, 9]
+        with pytest.raises(Exception, match="a <= 3"):
+            search((4, 7, 8))
 
 
 def _claim(properties: int) -> dict:

@@ -114,19 +114,34 @@ def _patterns(n: int, cell: int, line: int, banned: set[tuple[int, ...]]):
             yield np.concatenate(found)
 
 
+def _sorted3(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Three arrays sorted entrywise: (least, middle, largest)."""
+    low, high = np.minimum(np.minimum(a, b), c), np.maximum(np.maximum(a, b), c)
+    return low, a + b + c - low - high, high
+
+
+def _distinct_rows(rows: np.ndarray) -> np.ndarray:
+    """The distinct rows of a 2-D integer array, in lexicographic order."""
+    rows = rows[np.lexsort(rows.T[::-1])]
+    keep = np.ones(len(rows), dtype=bool)
+    keep[1:] = (rows[1:] != rows[:-1]).any(axis=1)
+    return rows[keep]
+
+
 def _columns(chunks, cell: int) -> list[tuple[tuple[tuple[int, ...], ...], ...]]:
     """The distinct patterns up to what their columns see: per class, its three sorted lines
     (a line coded in base cell + 1, a class in base (cell + 1)^3, the classes sorted)."""
     base = cell + 1
-    seen: set[tuple[int, ...]] = set()
+    keys = []
     for grids in chunks:
         codes = []
         for cls in _CLASSES:
-            lines = np.sort(np.stack([grids[:, ln] for ln in cls], axis=1), axis=2)  # (m, 3, 3)
-            code = np.sort((lines[:, :, 0] * base + lines[:, :, 1]) * base + lines[:, :, 2], 1)
-            codes.append((code[:, 0] * base**3 + code[:, 1]) * base**3 + code[:, 2])
-        keys = np.unique(np.sort(np.stack(codes, axis=1), axis=1), axis=0)
-        seen.update(tuple(int(v) for v in key) for key in keys)
+            lines = [_sorted3(*(grids[:, k] for k in ln)) for ln in cls]
+            low, mid, high = _sorted3(*((x * base + y) * base + z for x, y, z in lines))
+            codes.append((low * base**3 + mid) * base**3 + high)
+        keys.append(_distinct_rows(np.sort(np.stack(codes, axis=1), axis=1)))
+    if not keys:
+        return []
 
     def line(code: int) -> tuple[int, ...]:
         return (code // base**2, code // base % base, code % base)
@@ -134,7 +149,7 @@ def _columns(chunks, cell: int) -> list[tuple[tuple[tuple[int, ...], ...], ...]]
     def klass(code: int) -> tuple[tuple[int, ...], ...]:
         return (line(code // base**6), line(code // base**3 % base**3), line(code % base**3))
 
-    return [tuple(klass(c) for c in key) for key in sorted(seen)]
+    return [tuple(klass(int(c)) for c in key) for key in _distinct_rows(np.concatenate(keys))]
 
 
 def _check_program(step: dict[str, Any], banned: set[tuple[int, ...]]) -> list[str]:
@@ -170,16 +185,25 @@ def _check_program(step: dict[str, Any], banned: set[tuple[int, ...]]) -> list[s
     worst = [t for t in types if w_column(t) > 0]
     if worst:
         errors.append(f"the column of class type {worst[0]} has y.A > 0")
-    for pattern in _columns(_patterns(n, cell, line, banned), cell):
-        total = get("pencils")
-        for cls in pattern:
+    weighed: dict[tuple[Any, ...], Fraction] = {}  # y . (a line's or a class's entries)
+
+    def line_column(ln: tuple[int, ...]) -> Fraction:
+        if ln not in weighed:
+            h, total = sum(ln), Fraction(0)
+            for j in (2, 3):
+                inside = sum(comb(f, j) for f in ln)
+                total += inside * get(f"inner {j} {h}") + Fraction(inside, 4) * get(f"cell {j}")
+            weighed[ln] = total
+        return weighed[ln]
+
+    def class_column(cls: tuple[tuple[int, ...], ...]) -> Fraction:
+        if cls not in weighed:
             t = sorted(sum(ln) for ln in cls)
-            total += get(f"class {t[0]}_{t[1]}_{t[2]}")
-            for ln in cls:
-                h = sum(ln)
-                for j in (2, 3):
-                    inside = sum(comb(f, j) for f in ln)
-                    total += inside * get(f"inner {j} {h}") + Fraction(inside, 4) * get(f"cell {j}")
+            weighed[cls] = get(f"class {t[0]}_{t[1]}_{t[2]}") + sum(map(line_column, cls))
+        return weighed[cls]
+
+    for pattern in _columns(_patterns(n, cell, line, banned), cell):
+        total = get("pencils") + sum(class_column(cls) for cls in pattern)
         if total > 0:
             errors.append(f"the column of pattern {pattern} has y.A > 0")
             break
@@ -214,28 +238,33 @@ def _caps3(k: int) -> np.ndarray:
 
 
 def _sections_impossible(sections: list[int]) -> bool:
+    """Whether no cap of AG(4,3) meets x_0 = 0, 1, 2 in a, b, c points (searched, see above).
+
+    A set of points of AG(3,3) is a 27-bit mask. For a fixed B, each point p of C rules out the
+    b completions of p with B; the points left free by a c-cap C are those no point of C rules
+    out, counted by a table of 14-bit halves.
+    """
     a, b, c = sorted(int(v) for v in sections)
     if a > 3 or b < 5:
         raise ValueError("a sections step needs a <= 3 < 5 <= b <= c")
     points = np.array(list(itertools.product(range(3), repeat=3)))
     weights = np.array([9, 3, 1])
-    lines = {frozenset(int(v) for v in ((x, y, (-(points[x] + points[y])) % 3 @ weights)))
-             for x in range(27) for y in range(x + 1, 27)}  # fmt: skip
+    third = (-(points[:, None, :] + points[None, :, :])) % 3 @ weights  # (27, 27)
+    lines = np.array(sorted({(1 << x) | (1 << y) | (1 << int(third[x, y]))
+                             for x in range(27) for y in range(x + 1, 27)}))  # fmt: skip
+    ones = np.array([bin(m).count("1") for m in range(1 << 14)], dtype=np.int64)
     frame = {0, 1, 3, 9}
     bs = [row for row in _caps3(b) if frame <= set(row.tolist())]
     cs = _caps3(c)
     for first in bs:
-        completes = (-(points[first][:, None, :] + points[None, :, :])) % 3 @ weights  # (b, 27)
-        hit = np.zeros((len(cs), 27), dtype=bool)
-        for j in range(c):
-            hit[np.arange(len(cs))[:, None], completes[:, cs[:, j]].T] = True
-        free = 27 - hit.sum(1)
+        ruled = np.bitwise_or.reduce(np.left_shift(1, third[first].astype(np.int64)), axis=0)
+        hit = np.bitwise_or.reduce(ruled[cs], axis=1)  # per c-cap: the points it rules out
+        free = 27 - ones[hit & 16383] - ones[hit >> 14]
         if (free > a).any() or (a < 3 and (free == a).any()):
             return False
-        if a == 3:
-            for row in np.flatnonzero(free == 3):
-                if frozenset(np.flatnonzero(~hit[row]).tolist()) not in lines:
-                    return False
+        # three free points hold a 3-cap unless they are a line
+        if a == 3 and not np.isin(~hit[free == 3] & ((1 << 27) - 1), lines).all():
+            return False
     return True
 
 
