@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+import setlab
 from seed_oracles import PAPER_BOARD
 from setlab.cli import main
 
@@ -128,15 +129,19 @@ def test_ctrl_c_at_any_moment_of_start_up_gives_no_traceback(delay):
         assert set(frames) <= {"__init__.py", "numba_cache.py", "errors.py", "__main__.py"}, err
 
 
-def test_find_on_one_board_loads_no_compiler_and_no_solver():
-    """`setlab find` imports only its own command group: no numba, OR-Tools, SciPy or pandas."""
+@pytest.mark.parametrize("argv", [["find", "1RSD", "2RSD", "3RSD"], ["--version"]])
+def test_find_on_one_board_loads_no_compiler_and_no_solver(argv):
+    """`setlab find` imports only its own command group, `setlab --version` none: no numba,
+    OR-Tools, SciPy or pandas."""
     code = (
-        "import sys; from setlab.cli import main; main(['find', '1RSD', '2RSD', '3RSD']); "
+        f"import sys; from setlab.cli import main; print(main({argv!r})); "
         "print(sorted(m for m in ('numba', 'ortools', 'scipy', 'pandas', 'matplotlib') "
         "if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout.splitlines()[-1] == "[]", done
+    assert done.returncode == 0 and done.stdout.splitlines()[-2:] == ["0", "[]"], done
+    if argv == ["--version"]:
+        assert done.stdout.startswith(f"setlab {setlab.__version__}\n"), done
 
 
 def test_every_help_text_reads_as_written():

@@ -39,12 +39,15 @@ GROUP_OF = {"find": "cards", "third": "cards", "check": "cards", "words": "cards
             "verify": "maxsets", "caps": "caps", "serve": "serve"}  # fmt: skip
 """The command group of each command: ``setlab find ...`` imports only :mod:`setlab.cli.cards`
 (and what it needs), so a quick command starts quickly. A command not listed here, ``--help``
-or a typo builds the whole parser."""
+or a typo builds the whole parser; ``--version`` builds none of the commands."""
 
 
 def _groups(argv: Sequence[str] | None) -> tuple[str, ...]:
-    """The command groups the parser for ``argv`` needs (all of them unless one is named)."""
+    """The command groups the parser for ``argv`` needs (all of them unless one is named; none
+    for ``setlab --version``, which answers before any command is read)."""
     words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["--version"]:
+        return ()
     command = next((w for w in words if not w.startswith("-")), None)
     if command in GROUP_OF and words.index(command) == 0:
         return (GROUP_OF[command],)
