@@ -130,7 +130,7 @@ def test_ctrl_c_at_any_moment_of_start_up_gives_no_traceback(delay):
 
 
 @pytest.mark.parametrize("argv", [["find", "1RSD", "2RSD", "3RSD"], ["--version"]])
-def test_find_on_one_board_loads_no_compiler_and_no_solver(argv):
+def test_find_and_version_load_no_compiler_and_no_solver(argv):
     """`setlab find` imports only its own command group, `setlab --version` none: no numba,
     OR-Tools, SciPy or pandas."""
     code = (
