@@ -80,36 +80,39 @@ def _cap_size_of_plane() -> int:
     return best
 
 
-# the 12 lines of the 3 x 3 grid of cells (i, j) -> 3i + j, by class: i, j, i + j, i + 2j fixed
+# the 12 lines of the 3 x 3 grid of cells (i, j) -> 3i + j, by class: i, j, i + j, i + 2j fixed;
+# a line of the last three classes has one cell in each row, listed row 0, 1, 2
 _CLASSES = [[[3 * i + j for i in range(3) for j in range(3) if (u * i + v * j) % 3 == c]
              for c in range(3)] for u, v in ((1, 0), (0, 1), (1, 1), (1, 2))]  # fmt: skip
+assert all(cell // 3 == row for cls in _CLASSES[1:] for ln in cls for row, cell in enumerate(ln))
 
 
 def _patterns(n: int, cell: int, line: int, banned: set[tuple[int, ...]]):
-    """Every pattern, as (count, 9) arrays, one per first row of the grid: the three rows are
-    allowed lines summing to n, then the other three classes' lines are tested."""
+    """Every pattern, as (count, 9) arrays, one per sum of the grid's first row: the three rows
+    are allowed lines summing to n, then the other three classes' lines are tested. Each of those
+    takes one cell of each row (cells ln[0], ln[1], ln[2] in rows 0, 1, 2), so for all first rows
+    of one sum and all second and third rows of given sums the test is one table lookup per line,
+    and a grid is built only for the triples of rows that pass."""
     good = np.zeros((cell + 1,) * 3, dtype=bool)
     for t in itertools.product(range(cell + 1), repeat=3):
         good[t] = sum(t) <= line and tuple(sorted(t)) not in banned
     rows = np.array([t for t in itertools.product(range(cell + 1), repeat=3) if good[t]])
     by_sum = {s: rows[rows.sum(1) == s] for s in range(3 * cell + 1)}
     others = [ln for cls in _CLASSES[1:] for ln in cls]
-    for first in rows:
-        rest = n - int(first.sum())
+    for total, firsts in by_sum.items():
+        rest = n - total
         found = []
         for s in range(rest + 1):
             second, third = by_sum.get(s), by_sum.get(rest - s)
-            if second is None or third is None or not len(second) or not len(third):
+            if not len(firsts) or second is None or third is None or not len(second) \
+                    or not len(third):  # fmt: skip
                 continue
-            grid = np.concatenate([
-                np.broadcast_to(first, (len(second), len(third), 3)),
-                np.broadcast_to(second[:, None, :], (len(second), len(third), 3)),
-                np.broadcast_to(third[None, :, :], (len(second), len(third), 3)),
-            ], axis=2).reshape(-1, 9)  # fmt: skip
-            keep = np.ones(len(grid), dtype=bool)
+            keep = np.ones((len(firsts), len(second), len(third)), dtype=bool)
             for ln in others:
-                keep &= good[grid[:, ln[0]], grid[:, ln[1]], grid[:, ln[2]]]
-            found.append(grid[keep])
+                keep &= good[firsts[:, ln[0], None, None], second[None, :, ln[1] - 3, None],
+                             third[None, None, :, ln[2] - 6]]  # fmt: skip
+            f, i, k = np.nonzero(keep)
+            found.append(np.hstack([firsts[f], second[i], third[k]]))
         if found:
             yield np.concatenate(found)
 
