@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 import setlab
+from setlab import executor
 from setlab.bundle import write_bundle
 from setlab.cli import main
 from setlab.extremal.bruteforce import WALK_TASKS
@@ -98,16 +99,18 @@ class Cluster:
         client.wait_for_workers(count, timeout=120)
 
     def stop(self) -> None:
-        processes = [*self.workers, self.scheduler]
-        for process in processes:
-            if process.poll() is None:
-                process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        # the workers first: a worker told to stop by SIGTERM and by its closing scheduler at
+        # once can hang in its own shutdown until it is killed
+        for group in (self.workers, [self.scheduler]):
+            for process in group:
+                if process.poll() is None:
+                    process.terminate()
+            for process in group:
+                try:
+                    process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
 
 
 @pytest.fixture(scope="module")
@@ -121,6 +124,10 @@ def cluster(tmp_path_factory) -> Iterator[Cluster]:
             yield running
         finally:
             client.close()
+            # and the client setlab's runs made in this process (it would try to reconnect)
+            made = executor._clients.pop(running.address, None)
+            if made is not None:
+                made.close()
     finally:
         running.stop()
 
