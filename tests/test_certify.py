@@ -104,6 +104,36 @@ def test_the_checker_imports_only_the_standard_library_numpy_and_igraph():
                 )
 
 
+LOAD_THE_CHECKER = """
+import importlib.util, json, sys
+drawing = ("matplotlib", "cairo", "cairocffi")
+{before}
+spec = importlib.util.spec_from_file_location("bundle_check", sys.argv[1])
+checker = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(checker)
+print(json.dumps(sorted(name for name in (*drawing, "igraph") if name in sys.modules)))
+print(json.dumps(checker.igraph.Graph(n=3, edges=[(0, 1)]).canonical_permutation(color=[0, 0, 1])))
+{after}
+"""
+
+
+@pytest.mark.parametrize("before, after, loaded", [
+    ("", "", ["igraph"]),
+    ("import matplotlib; mpl = matplotlib", "print(sys.modules['matplotlib'] is mpl)",
+     ["igraph", "matplotlib", "True"]),
+])  # fmt: skip
+def test_the_checker_loads_igraph_without_its_drawing(before, after, loaded):
+    """igraph imports matplotlib and cairo for drawing when they are there (a second of start-up
+    for every checker run); the checker hides them while igraph loads, and puts back what the
+    process had."""
+    script = LOAD_THE_CHECKER.format(before=before, after=after)
+    done = subprocess.run([sys.executable, "-c", script, str(CHECKER / "check.py")],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    names, permutation, *rest = done.stdout.splitlines()
+    assert [*json.loads(names), *rest] == loaded and len(json.loads(permutation)) == 3
+
+
 def load_checker():
     return standalone.load(CHECKER / "check.py", "bundle_check")
 

@@ -12,6 +12,30 @@ canonical labelling is bliss), and shares no code with setlab. See docs/certific
 from __future__ import annotations
 
 import sys
+import types
+
+DRAWING = ("matplotlib", "cairo", "cairocffi")
+"""What python-igraph imports for its drawing when installed (about a second of start-up);
+the checker draws nothing, so these are hidden while igraph loads (:func:`_import_igraph`)."""
+
+
+def _import_igraph() -> types.ModuleType:
+    """python-igraph, loaded without its drawing backends; their entries of ``sys.modules`` are
+    put back as they were (a None entry makes an import fail, and igraph draws only if found)."""
+    if "igraph" in sys.modules:
+        return sys.modules["igraph"]
+    saved = {name: sys.modules[name] for name in DRAWING if name in sys.modules}
+    sys.modules.update(dict.fromkeys(DRAWING))
+    try:
+        import igraph
+    finally:
+        for name in DRAWING:
+            if name in saved:
+                sys.modules[name] = saved[name]
+            else:
+                del sys.modules[name]
+    return igraph
+
 
 try:
     import functools
@@ -24,8 +48,9 @@ try:
     from pathlib import Path
     from typing import Any
 
-    import igraph
     import numpy as np
+
+    igraph = _import_igraph()
 except ImportError as missing:  # one line, not a traceback: the reader may lack a package
     print(f"error: the checker needs numpy and python-igraph; {missing.name} is missing "
           "(pip install numpy python-igraph)", file=sys.stderr)  # fmt: skip
