@@ -62,6 +62,10 @@ def test_first_run_computes_second_reads_the_store(runs):
     assert "computed in this run: count_caps(4)" in first
     assert "computed in this run: largest_cap(4, 3)" not in second
     assert "computed in this run: count_caps(4)" not in second
+    # AG(5,3)'s 45-cap: the pencil chain runs once, then the proven result is read back
+    assert "computed in this run: largest_cap(5, 3)" in first
+    assert "computed in this run: largest_cap(5, 3)" not in second
+    assert all("proven by setlab's pencil chain" in run for run in (first, second))
     assert "is_cap on the stored witness" in second
     assert "k = 20 as the orbit of the stored 20-cap" in second
     # decks left out of --quick on an empty store are named
