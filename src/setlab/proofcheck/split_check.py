@@ -530,30 +530,6 @@ def _orbits_verdict(d: int, size: int, subsets: list, group: np.ndarray) -> str 
     return None
 
 
-def _inside(member: np.ndarray, lines: np.ndarray) -> np.ndarray:
-    """The lines inside each row's subset, ``member`` (K, 3^d) of 0/1."""
-    if not len(lines):
-        return np.zeros(len(member), dtype=np.int64)
-    return member[:, lines].all(axis=2).sum(axis=1)
-
-
-def _subsets(size: int, k: int, chunk: int):
-    """Every k-subset of range(size), as arrays (at most ``chunk``, k) of their points."""
-    combos = itertools.combinations(range(size), k)
-    while True:
-        rows = list(itertools.islice(combos, chunk))
-        if not rows:
-            return
-        yield np.array(rows, dtype=np.int64).reshape(len(rows), k)
-
-
-def _mark(rows: np.ndarray, size: int) -> np.ndarray:
-    """(K, size) booleans: row i marks the points of ``rows[i]``."""
-    member = np.zeros((len(rows), size), dtype=bool)
-    np.put_along_axis(member, rows, True, axis=1)
-    return member
-
-
 def _largest(values: np.ndarray, c: int) -> np.ndarray:
     """The sum of the c largest entries of each row."""
     if c == 0:
@@ -565,14 +541,41 @@ def _largest(values: np.ndarray, c: int) -> np.ndarray:
 def _by_lines(size: int, c: int, lines: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """Every c-subset of AG(d,3) (``size`` = 3^d points, ``lines`` its lines) once, grouped by
     the number of lines inside it: (l, the subsets with l lines as rows of points), the most
-    lines first."""
-    parts: dict[int, list[np.ndarray]] = {}
-    for rows in _subsets(size, c, 1 << 16):
-        inside = _inside(_mark(rows, size), lines)
-        for count in np.unique(inside):
-            parts.setdefault(int(count), []).append(rows[inside == count].astype(np.int8))
-    # one level joined at a time (C(27, 13) rows are 260 MB as int8)
-    return [(count, np.concatenate(parts.pop(count))) for count in sorted(parts, reverse=True)]
+    lines first.
+
+    The subsets grow one point at a time, each new point x above all before it, so each subset
+    is made once; x joins only where c - k - 1 larger points remain after it (k points before).
+    Each subset keeps its points as a bit mask, and x adds the lines {q, r, x} with q and r
+    already in: the lines through x as masks of their other two points, tested on the mask.
+    The last level goes to its groups piece by piece (C(27, 13) rows are 260 MB as int8)."""
+    through: list[list[int]] = [[] for _ in range(size)]  # per x: {q, r} of each line {q, r, x}
+    for line in np.asarray(lines).tolist():
+        for x in line:
+            through[x].append(sum(1 << q for q in line if q != x))
+    rows = np.zeros((1, 0), dtype=np.int8)
+    masks, counts = np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int16)  # d <= 3: 27 bits
+    groups: dict[int, list[np.ndarray]] = {0: [rows]} if c == 0 else {}
+    for k in range(c):
+        last = rows[:, -1] if k else np.full(1, -1, dtype=np.int8)
+        pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        for start in range(0, len(rows), 1 << 18):  # a chunk of the k-subsets at a time
+            part = slice(start, start + (1 << 18))
+            for x in range(k, size - c + k + 1):
+                keep = last[part] < x
+                mine, count = masks[part][keep], counts[part][keep]
+                for pair in through[x]:
+                    count += (mine & pair) == pair
+                grown = np.hstack([rows[part][keep], np.full((len(mine), 1), x, dtype=np.int8)])
+                if k + 1 < c:
+                    pieces.append((grown, mine | (1 << x), count))
+                    continue
+                for lines_in in np.unique(count).tolist():
+                    groups.setdefault(lines_in, []).append(grown[count == lines_in])
+        if pieces:
+            rows, masks, counts = (np.concatenate(field) for field in zip(*pieces, strict=True))
+        del pieces
+    del rows, masks, counts
+    return [(count, np.concatenate(groups.pop(count))) for count in sorted(groups, reverse=True)]
 
 
 class _Search:
