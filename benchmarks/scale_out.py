@@ -68,15 +68,18 @@ def start_cluster(workers: int, logs: Path) -> tuple[str, list[subprocess.Popen]
 
 
 def stop(processes: list[subprocess.Popen]) -> None:
-    for process in processes:
-        process.terminate()
+    """Stop the workers, then the scheduler (``processes[0]``): a worker told to stop by SIGTERM
+    and by its closing scheduler at once can hang in its shutdown until it is killed."""
     try:
-        for process in processes:
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        for group in (processes[1:], processes[:1]):
+            for process in group:
+                process.terminate()
+            for process in group:
+                try:
+                    process.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
     except BaseException:  # Ctrl-C while they shut down: none is left running
         for process in processes:
             process.kill()
