@@ -100,12 +100,13 @@ def _patterns(n: int, cell: int, line: int, banned: set[tuple[int, ...]]):
     by_sum = {s: rows[rows.sum(1) == s] for s in range(3 * cell + 1)}
     others = [ln for cls in _CLASSES[1:] for ln in cls]
     for total, firsts in by_sum.items():
+        if not len(firsts):
+            continue
         rest = n - total
         found = []
         for s in range(rest + 1):
             second, third = by_sum.get(s), by_sum.get(rest - s)
-            if not len(firsts) or second is None or third is None or not len(second) \
-                    or not len(third):  # fmt: skip
+            if second is None or third is None or not len(second) or not len(third):
                 continue
             keep = np.ones((len(firsts), len(second), len(third)), dtype=bool)
             for ln in others:
