@@ -84,12 +84,20 @@ class Incidence:
     def coloured(self, configuration: Iterable[int]) -> pynauty.Graph:
         """The incidence graph coloured (S, the other points, then each cell of ``cells``)."""
         chosen = {int(c) for c in configuration}
-        if any(not 0 <= c < self.points for c in chosen):
+        if not chosen <= self._points:
             raise SetlabError(f"card index out of range: the deck has {self.points} cards")
         graph = self._graph
-        cells = [chosen, set(range(self.points)) - chosen, *(set(cell) for cell in self.cells)]
+        cells = [chosen, self._points - chosen, *self._cells]
         graph.set_vertex_coloring([cell for cell in cells if cell])
         return graph
+
+    @cached_property
+    def _points(self) -> frozenset[int]:
+        return frozenset(range(self.points))
+
+    @cached_property
+    def _cells(self) -> list[set[int]]:
+        return [set(cell) for cell in self.cells]
 
     def certificate(self, configuration: Iterable[int]) -> bytes:
         """nauty's whole canonical certificate (the canonically labelled coloured graph),
@@ -140,14 +148,20 @@ class Incidence:
         """|G| / |Aut(S)|: the number of configurations equivalent to S."""
         return self.index(self.stabiliser(configuration)[0])
 
-    def canonical_labelling(self, configuration: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
-        """Each point's position in nauty's canonical labelling of S's coloured graph, and the
-        orbit labels of the points under Aut(S); one colouring serves both."""
-        graph = self.coloured(configuration)
+    def canonical_labelling(self, configuration: Iterable[int]) -> np.ndarray:
+        """Each point's position in nauty's canonical labelling of S's coloured graph.
+
+        Examples
+        --------
+        >>> s = affine_incidence(2)  # two pairs of cards land on the same positions
+        >>> [s.canonical_labelling(pair)[pair].tolist() for pair in ([0, 1], [0, 4])]
+        [[0, 1], [0, 1]]
+        """
         position = np.empty(self.vertices, dtype=np.int64)
-        position[np.asarray(pynauty.canon_label(graph))] = np.arange(self.vertices)
-        orbits = pynauty.autgrp(graph)[3]
-        return position[: self.points], np.asarray(orbits[: self.points], dtype=np.int64)
+        position[np.asarray(pynauty.canon_label(self.coloured(configuration)))] = np.arange(
+            self.vertices
+        )
+        return position[: self.points]
 
 
 @cache

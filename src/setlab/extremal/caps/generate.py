@@ -80,8 +80,39 @@ def _card_invariants(cap, part, parts, weights, offsets, completions, n):  # pra
     return out
 
 
-def _is_canonical_extension(d: Deck, child: np.ndarray, added: int) -> bool:
-    """McKay's acceptance test: is ``added`` in the Aut(child)-orbit of child's canonical card?
+@nb.njit(cache=True)
+def _invariant_verdicts(  # pragma: no cover - compiled
+    cap, candidates, part, parts, weights, offsets, completions, n
+):
+    """The invariants' verdict on each child cap + x, x in ``candidates`` (``cap`` sorted).
+
+    0: some card of cap + x has a greater invariant than x, so x is not canonical; 1: x alone
+    has the greatest, so it is; 2: x ties for the greatest with other cards, and nauty decides.
+    One compiled call per parent cap: the children are built in place, not as arrays each.
+    """
+    k = cap.shape[0]
+    verdicts = np.zeros(candidates.shape[0], dtype=np.int8)
+    child = np.empty(k + 1, dtype=np.int64)
+    for j in range(candidates.shape[0]):
+        x = candidates[j]
+        # child = cap + x, sorted; x lands at position `mine`
+        mine = 0
+        while mine < k and cap[mine] < x:
+            child[mine] = cap[mine]
+            mine += 1
+        child[mine] = x
+        for i in range(mine, k):
+            child[i + 1] = cap[i]
+        values = _card_invariants(child, part, parts, weights, offsets, completions, n)
+        best = values.max()
+        if values[mine] == best:
+            verdicts[j] = 1 if (values == best).sum() == 1 else 2
+    return verdicts
+
+
+def _canonical_children(d: Deck, cap: np.ndarray, candidates: np.ndarray) -> list[list[int]]:
+    """McKay's acceptance test on each child cap + x: is x in the Aut(cap + x)-orbit of the
+    child's canonical card?
 
     The canonical card has the greatest invariant; ties are broken by its position in nauty's
     canonical labelling of the coloured incidence graph. Both choices commute with G, so exactly
@@ -89,19 +120,29 @@ def _is_canonical_extension(d: Deck, child: np.ndarray, added: int) -> bool:
     """
     part = _slice_of_card(d.properties, d.values)
     weights = _invariant_weights(2 * (d.size + 1))
-    values = _card_invariants(
-        child, part, d.slices.shape[1], weights, d.offsets, d.completions, d.size
+    verdicts = _invariant_verdicts(
+        cap, candidates, part, d.slices.shape[1], weights, d.offsets, d.completions, d.size
     )
-    mine = values[np.searchsorted(child, added)]
-    best = values.max()
-    if mine != best:
-        return False
-    ties = child[values == best]
-    if len(ties) == 1:
-        return True
-    position, orbits = d.incidence.canonical_labelling(child)
-    canonical = ties[np.argmin(position[ties])]
-    return orbits[added] == orbits[int(canonical)]
+    children = []
+    for added, verdict in zip(candidates.tolist(), verdicts.tolist(), strict=True):
+        if verdict == 0:
+            continue
+        child = np.sort(np.append(cap, added))
+        if verdict == 2:  # a tie: the child's orbits, then if need be nauty's labelling, decide
+            values = _card_invariants(
+                child, part, d.slices.shape[1], weights, d.offsets, d.completions, d.size
+            )
+            ties = child[values == values.max()]
+            orbits = d.incidence.stabiliser(child)[1]
+            # the tied cards in one orbit: the canonical card is among them, so x is in its
+            # orbit; else the canonical card is the tie first in the canonical labelling
+            if np.any(orbits[ties] != orbits[added]):
+                position = d.incidence.canonical_labelling(child)
+                canonical = ties[np.argmin(position[ties])]
+                if orbits[added] != orbits[int(canonical)]:
+                    continue
+        children.append(child.tolist())
+    return children
 
 
 # -- one generation level ----------------------------------------------------------------------
@@ -140,7 +181,7 @@ def _extend_level(
     for members in caps:
         if deadline is not None and time.time() > deadline:
             return {"children": children, "timed_out": True, **stats}
-        cap = np.asarray(members, dtype=np.int64)
+        cap = np.sort(np.asarray(members, dtype=np.int64))
         # the free cards: off the cap, completing none of its pairs
         free = deck_pair_completions(cap, d.offsets, d.completions, n) == 0
         free[cap] = False
@@ -156,10 +197,7 @@ def _extend_level(
                 stats["complete"] += orbit
                 stats["complete_classes"] += 1
         # one augmentation per Aut(cap)-orbit of free cards
-        for added in cards[free & (orbits == cards)]:
-            child = np.sort(np.append(cap, added))
-            if _is_canonical_extension(d, child, int(added)):
-                children.append(child.tolist())
+        children += _canonical_children(d, cap, cards[free & (orbits == cards)])
     return {"children": children, "timed_out": False, **stats}
 
 
