@@ -208,7 +208,9 @@ def test_simulate_writes_all_plots_or_none(capsys, monkeypatch, tmp_path):
         return real(stats, path)
 
     monkeypatch.setattr(setlab.cli.game, "write_plot", second_fails)
-    first, second = tmp_path / "first.svg", tmp_path / "second.svg"
+    plots = tmp_path / "plots"  # beside the test's results store, which keeps the cap counts
+    plots.mkdir()
+    first, second = plots / "first.svg", plots / "second.svg"
     argv = [
         "simulate",
         "--games",
@@ -220,7 +222,7 @@ def test_simulate_writes_all_plots_or_none(capsys, monkeypatch, tmp_path):
         str(second),
     ]
     assert "disk full" in refused(capsys, *argv)
-    assert list(tmp_path.iterdir()) == []
+    assert list(plots.iterdir()) == []
 
 
 @pytest.mark.parametrize("p", ["0", "11", "-1"])

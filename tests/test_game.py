@@ -231,7 +231,7 @@ def test_expected_sets_by_brute_force_in_the_plane():
 def test_exact_probability_hook(monkeypatch):
     assert exact_no_set_probability(2) == 1
     fake = types.ModuleType("setlab.extremal.caps")
-    fake.no_set_probability = lambda k, p: Fraction(1, 31)
+    fake.no_set_probability = lambda k, p, store=None: Fraction(1, 31)
     package = types.ModuleType("setlab.extremal")
     package.caps = fake
     monkeypatch.setitem(sys.modules, "setlab.extremal", package)
@@ -413,7 +413,9 @@ def test_the_plot_is_a_drawing_the_command_writes_as_png_and_svg(tmp_path, capsy
     drawing = plot_games(summary(simulate(300, seed=1)))
     ET.fromstring(drawing.svg)  # well-formed standalone SVG
     assert drawing.width == 11 * 72 and drawing.height == pytest.approx(4.2 * 72)  # in points
-    png, svg = tmp_path / "odds.png", tmp_path / "odds.svg"
+    plots = tmp_path / "plots"  # beside the test's results store, which keeps the cap counts
+    plots.mkdir()
+    png, svg = plots / "odds.png", plots / "odds.svg"
     argv = ["simulate", "--games", "300", "--seed", "1", "--plot", str(png), "--plot", str(svg)]
     assert main(argv) == 0
     assert f"wrote {png}" in capsys.readouterr()[0]
@@ -422,11 +424,38 @@ def test_the_plot_is_a_drawing_the_command_writes_as_png_and_svg(tmp_path, capsy
     assert int.from_bytes(data[16:20], "big") == 11 * 120  # 11 inches at 120 dpi, as before
     written = ET.fromstring(svg.read_text())  # the Drawing: matplotlib's SVG nested in its own
     assert written.get("width") == "792" and written.find(f"{{{SVG}}}svg") is not None
-    assert main(["simulate", "--games", "10", "--plot", str(tmp_path / "odds.txt")]) == 2
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["odds.png", "odds.svg"]
+    assert main(["simulate", "--games", "10", "--plot", str(plots / "odds.txt")]) == 2
+    assert sorted(p.name for p in plots.iterdir()) == ["odds.png", "odds.svg"]
 
 
 # -- the command -------------------------------------------------------------------------------
+
+
+def test_simulate_counts_the_caps_into_its_store_once_and_reads_them_back(
+    capsys, tmp_path, monkeypatch
+):
+    """The exact first-round odds come from the cap count table, kept in ``--store`` after the
+    first run; a later process finds it there and generates nothing."""
+    from setlab.extremal.caps import COUNT_TABLE_JOB, counting
+    from setlab.store import Store
+
+    store = tmp_path / "counts.sqlite"
+    argv = ["simulate", "--games", "50", "--no-progress", "--store", str(store)]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    with Store(store) as kept:
+        rows = kept.finished_tasks(COUNT_TABLE_JOB)["P4"]
+    assert rows[20]["caps"] == 682344  # Knuth's count of the 20-caps
+    exact = Fraction(rows[12]["caps"], math.comb(81, 12))
+    assert f"(exact {float((1 - exact) / exact):.2f}:1)" in first
+
+    def no_generation(*args, **kwargs):
+        raise AssertionError("the caps were counted again")
+
+    monkeypatch.setattr(counting, "_TABLES", {})  # a fresh process: nothing counted yet
+    monkeypatch.setattr(counting, "generate", no_generation)
+    assert main(argv) == 0
+    assert capsys.readouterr().out == first  # same seed, same games, the same exact odds
 
 
 def test_simulate_json_has_the_promised_keys(capsys):

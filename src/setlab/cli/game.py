@@ -8,7 +8,14 @@ import sys
 from pathlib import Path
 
 from setlab.cards import deck_size
-from setlab.cli.common import add_properties, int_in, one_file_each, output_path, print_json
+from setlab.cli.common import (
+    add_properties,
+    add_store,
+    int_in,
+    one_file_each,
+    output_path,
+    print_json,
+)
 from setlab.errors import SetlabError
 from setlab.game import (
     MAX_GAMES,
@@ -16,11 +23,13 @@ from setlab.game import (
     STRATEGIES,
     Estimate,
     GameSummary,
+    exact_no_set_probability,
     simulate,
     summary,
 )
 from setlab.game.rng import WORD_MASK
 from setlab.game.variants import MODES, VariantSummary, simulate_variant
+from setlab.store import Store
 
 __all__ = ["DEAL", "PLOT_FORMATS", "register", "run_simulate", "write_plot"]
 
@@ -57,6 +66,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--variant", choices=list(MODES), help="play a variant's games instead "
                         "(its own deck and deal; see docs/variants.md)")  # fmt: skip
+    add_store(parser, writes=False)  # the cap counts behind the exact odds, kept after one count
     parser.set_defaults(run=run_simulate)
 
 
@@ -150,6 +160,13 @@ def run_simulate(args: argparse.Namespace) -> int:
     paths = [output_path(path, PLOT_FORMATS, "--plot") for path in args.plot]  # before playing
     one_file_each([("--plot", path) for path in paths])
     progress = not (args.no_progress or args.json) and sys.stderr.isatty()
+    from setlab.extremal.caps import MAX_COUNTED_PROPERTIES  # the cap counter, on first use
+
+    if args.properties <= MAX_COUNTED_PROPERTIES:
+        # the exact first-round odds: the cap count table read from the store (or counted into
+        # it, a few seconds once); the process keeps it, so the summary's exact value reads it
+        with Store(args.store) as store:
+            exact_no_set_probability(DEAL, args.properties, store=store)
     stats = summary(
         simulate(args.games, args.seed, args.properties, args.strategy, DEAL, progress=progress)
     )
@@ -212,6 +229,8 @@ def run_simulate_variant(args: argparse.Namespace) -> int:
         raise SetlabError(f"-p: {m.name} is played with {m.properties} properties")
     if args.strategy != "random":
         raise SetlabError("--strategy: the variants take a structure at random")
+    if args.store is not None:
+        raise SetlabError("--store: a variant's odds are simulated, not counted: leave it out")
     from tqdm import tqdm
 
     progress = not (args.no_progress or args.json) and sys.stderr.isatty()

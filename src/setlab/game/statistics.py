@@ -11,13 +11,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from setlab.cards import check_properties, deck_size
 from setlab.errors import SetlabError
 from setlab.game.tally import GameTally
+
+if TYPE_CHECKING:
+    from setlab.store import Store
 
 __all__ = [
     "Z95",
@@ -144,12 +147,15 @@ def expected_sets(cards: int, properties: int = 4) -> Fraction:
     return Fraction(math.comb(cards, 3), deck_size(properties) - 2)
 
 
-def exact_no_set_probability(cards: int, properties: int = 4) -> Fraction | None:
+def exact_no_set_probability(
+    cards: int, properties: int = 4, store: Store | None = None
+) -> Fraction | None:
     """Exact probability that ``cards`` random cards hold no set, when setlab can prove it.
 
     The value comes from cap counting, :func:`setlab.extremal.caps.no_set_probability` (k-caps
-    over C(3^P, k)); where that does not cover the deck (P > 4 and k > 5: counting the caps
-    would take far too long) this returns None at once and no exact value is printed.
+    over C(3^P, k); the count table read from ``store``, or counted into it, when one is given);
+    where that does not cover the deck (P > 4 and k > 5: counting the caps would take far too
+    long) this returns None at once and no exact value is printed.
 
     Examples
     --------
@@ -170,7 +176,7 @@ def exact_no_set_probability(cards: int, properties: int = 4) -> Fraction | None
     from setlab.extremal.caps import no_set_probability  # cap counting, imported on first use
 
     try:
-        return no_set_probability(cards, properties)
+        return no_set_probability(cards, properties, store=store)
     except SetlabError:  # the cap counter does not cover this deck
         return None
 
@@ -184,6 +190,9 @@ def by_round(tally: GameTally, cards: int | None = None) -> list[Estimate]:
     Examples
     --------
     >>> from setlab.game.tally import GameTally
+
+if TYPE_CHECKING:
+    from setlab.store import Store
     >>> t = GameTally.empty(0, seed=0, properties=2, strategy="first", deal=12)
     >>> [e.observations for e in by_round(t)]
     [0, 0, 0, 0]

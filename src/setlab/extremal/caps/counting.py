@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from setlab.cards import check_properties
 from setlab.errors import SetlabError
+from setlab.executor import default_scheduler
 from setlab.extremal.caps.generate import generate
 from setlab.extremal.caps.largest import LargestCap, record_largest_cap
 from setlab.store import Store
@@ -65,7 +66,8 @@ def count_caps(
     """Number of k-caps of AG(P,3) for every k (P <= 4): labelled, classes, complete.
 
     With a ``store`` the finished table is kept there (job :data:`COUNT_TABLE_JOB`) and read back
-    at once; without one (and default workers) it is computed once per process. ``scheduler``:
+    at once; the generation itself runs once per process, whichever store it is for, unless
+    ``workers``, or a cluster with a store, are asked for. ``scheduler``:
     the address of a Dask cluster to run the generation on (default ``$SETLAB_SCHEDULER``). Labelled
     counts are sums of orbit sizes |AGL(P,3)| / |Aut(S)| over the class representatives,
     cross-checked level by level against the double count (k + 1) caps(k + 1) = sum over k-caps S
@@ -79,8 +81,6 @@ def count_caps(
     check_properties(properties)
     if properties > MAX_COUNTED_PROPERTIES:
         raise SetlabError(CAP_COUNTS_COVER)
-    if store is None and workers is None:
-        return list(_cached_counts(properties, scheduler))
     return list(_count_caps(properties, store, workers, scheduler))
 
 
@@ -94,7 +94,30 @@ def _count_caps(
     if store is not None:
         saved = store.finished_tasks(COUNT_TABLE_JOB).get(f"P{properties}")
         if saved is not None:
-            return tuple(CapCount(**row) for row in saved)
+            table = tuple(CapCount(**row) for row in saved)
+            _TABLES.setdefault(properties, table)
+            return table
+    # one generation per process serves every call, unless a pool is asked for, or a cluster
+    # for a store (`setlab caps count --scheduler`: the count runs there)
+    on_cluster = store is not None and (default_scheduler() if scheduler is None else scheduler)
+    if properties not in _TABLES or workers is not None or on_cluster:
+        _TABLES[properties], _LARGEST[properties] = _generate_counts(
+            properties, store, workers, scheduler
+        )
+    table = _TABLES[properties]
+    if store is not None:  # kept, whether generated into this store or earlier in the process
+        if properties in _LARGEST:
+            largest = _LARGEST[properties]
+            record_largest_cap(store, largest, method="canonical augmentation, full count")
+        store.finish_task(COUNT_TABLE_JOB, f"P{properties}", [vars(c) for c in table])
+    return table
+
+
+def _generate_counts(
+    properties: int, store: Store | None, workers: int | None, scheduler: str | None
+) -> tuple[tuple[CapCount, ...], LargestCap]:
+    """Every class of caps generated (checkpoints in ``store``), the labelled counts checked by
+    the double count; the table and the largest cap it proves."""
     run = generate(properties, store=store, workers=workers, scheduler=scheduler)
     levels = run.levels
     for below, above in itertools.pairwise(levels):
@@ -106,27 +129,22 @@ def _count_caps(
         CapCount(lv["k"], lv["caps"], lv["classes"], lv["complete"], lv["complete_classes"])
         for lv in levels
     )
-    if store is not None:
-        proof = {
-            "method": "isomorph-free generation of all caps (canonical augmentation)",
-            "counts": [vars(c) for c in table],
-            "seconds": run.seconds,
-        }
-        largest = LargestCap(properties, 3, len(run.largest), True, sorted(run.largest), proof)
-        record_largest_cap(store, largest, method="canonical augmentation, full count")
-        store.finish_task(COUNT_TABLE_JOB, f"P{properties}", [vars(c) for c in table])
-        run.forget(store)  # the table is kept: the level checkpoints have served
-    return table
+    proof = {
+        "method": "isomorph-free generation of all caps (canonical augmentation)",
+        "counts": [vars(c) for c in table],
+        "seconds": run.seconds,
+    }
+    largest = LargestCap(properties, 3, len(run.largest), True, sorted(run.largest), proof)
+    run.forget(store)  # the caller keeps the table: the level checkpoints have served
+    return table, largest
 
 
-_COUNTED: dict[int, tuple[CapCount, ...]] = {}
-"""The count tables computed by this process, by P (the same wherever they ran)."""
+_TABLES: dict[int, tuple[CapCount, ...]] = {}
+"""The count tables this process has generated or read from a store, by P (the same wherever
+and for whichever store they ran)."""
 
-
-def _cached_counts(properties: int, scheduler: str | None = None) -> tuple[CapCount, ...]:
-    if properties not in _COUNTED:
-        _COUNTED[properties] = _count_caps(properties, None, None, scheduler)
-    return _COUNTED[properties]
+_LARGEST: dict[int, LargestCap] = {}
+"""The largest cap each generation of this process proved, by P."""
 
 
 def no_set_probability(
