@@ -84,15 +84,15 @@ class Incidence:
     def coloured(self, configuration: Iterable[int]) -> pynauty.Graph:
         """The incidence graph coloured (S, the other points, then each cell of ``cells``)."""
         chosen = {int(c) for c in configuration}
-        if not chosen <= self._points:
+        if not chosen <= self._point_set:
             raise SetlabError(f"card index out of range: the deck has {self.points} cards")
         graph = self._graph
-        cells = [chosen, self._points - chosen, *self._cells]
+        cells = [chosen, self._point_set - chosen, *self._cells]
         graph.set_vertex_coloring([cell for cell in cells if cell])
         return graph
 
     @cached_property
-    def _points(self) -> frozenset[int]:
+    def _point_set(self) -> frozenset[int]:
         return frozenset(range(self.points))
 
     @cached_property

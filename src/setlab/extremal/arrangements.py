@@ -51,6 +51,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
+import numba as nb
 import numpy as np
 from scipy.optimize import linprog
 
@@ -68,7 +69,7 @@ __all__ = [
 ]
 
 _CHUNK = 1 << 22
-"""Most numbers one step of the orbit test holds (maps x arrangements x hyperplanes)."""
+"""Most numbers one step of the orbit test holds (arrangements x hyperplanes)."""
 
 _SCALES = (1, 2, 6, 12, 60, 420, 2520, 10**4, 10**6)
 """Denominators tried when the float multipliers are rounded to integers."""
@@ -101,15 +102,23 @@ def _added(rank: int) -> tuple[list[tuple[tuple[int, ...], int]], np.ndarray]:
     units = {tuple(int(i == j) for j in range(rank)) for i in range(rank)}
     classes = [xi for xi in _normals(rank) if xi not in units]
     added = [(xi, c) for xi in classes for c in range(3)]
-    index = {h: i for i, h in enumerate(added)}
-    images = [
-        [index[_normal_form(tuple(sign[i] * xi[order[i]] % 3 for i in range(rank)), c)]
-         for xi, c in added]
-        for order in itertools.permutations(range(rank))
-        for sign in itertools.product((1, 2), repeat=rank)
-    ]  # fmt: skip
-    maps = math.factorial(rank) * 2**rank
-    return added, np.array(images, dtype=np.int64).reshape(maps, len(added))
+    normal = np.array([xi for xi, _ in added], dtype=np.int64).reshape(len(added), rank)
+    offset = np.array([c for _, c in added], dtype=np.int64)
+    # a hyperplane's code: its normal's digits, then its offset, read in base 3
+    code = np.full(3 ** (rank + 1), -1, dtype=np.int64)
+    code[(normal @ 3 ** np.arange(rank, 0, -1) + offset)] = np.arange(len(added))
+    orders = np.array(list(itertools.permutations(range(rank))), dtype=np.int64)
+    signs = np.array(list(itertools.product((1, 2), repeat=rank)), dtype=np.int64)
+    # map (order, sign): xi -> (sign_i xi_order_i)_i, the offset kept, then the normal form
+    # (times 2 when the first nonzero coordinate is 2), one row per map
+    permuted = normal[:, orders].transpose(1, 0, 2)  # (orders, hyperplanes, rank)
+    xi = permuted[:, None] * signs[None, :, None, :] % 3  # (orders, signs, hyperplanes, rank)
+    first = np.take_along_axis(xi, np.argmax(xi != 0, axis=3)[..., None], axis=3)[..., 0]
+    twice = first == 2
+    xi = np.where(twice[..., None], 2 * xi % 3, xi)
+    c = np.where(twice, 2 * offset % 3, offset)
+    images = code[xi @ 3 ** np.arange(rank, 0, -1) + c]
+    return added, images.reshape(len(orders) * len(signs), len(added))
 
 
 def arrangements(properties: int, k: int) -> Iterator[list[tuple[tuple[int, ...], int]]]:
@@ -157,16 +166,38 @@ def _orbit_least(classes: int, m: int, images: np.ndarray) -> Iterator[np.ndarra
         yield np.zeros(0, dtype=np.int64)
         return
     offsets = np.array(list(itertools.product(range(3), repeat=m)), dtype=np.int64)
-    base = 3 * classes
-    weights = base ** np.arange(m - 1, -1, -1, dtype=np.int64)
-    step = max(1, _CHUNK // (len(images) * m * len(offsets)))
+    step = max(1, _CHUNK // (m * len(offsets)))
     combos = itertools.combinations(range(classes), m)
     while chunk := list(itertools.islice(combos, step)):
         # class c with offset o is hyperplane 3c + o: ascending classes give sorted indices
         sets = (3 * np.array(chunk, dtype=np.int64)[:, None, :] + offsets[None]).reshape(-1, m)
-        mapped = np.sort(images[:, sets], axis=2) @ weights  # (maps, sets)
-        least = mapped.min(axis=0) == sets @ weights
-        yield from sets[least]
+        yield from sets[_least_in_orbit(sets, images)]
+
+
+@nb.njit(cache=True)
+def _least_in_orbit(sets, images):  # pragma: no cover - compiled
+    """Whether each row of ``sets`` (sorted indices) is the least of its orbit: no map's image
+    of it, sorted, is lexicographically smaller (the m digits' order). A set stops at the first
+    map that makes it smaller, so most sets cost a few maps, not all of them."""
+    count, m = sets.shape
+    least = np.ones(count, dtype=np.bool_)
+    image = np.empty(m, dtype=np.int64)
+    for s in range(count):
+        for g in range(images.shape[0]):
+            for i in range(m):  # the image, sorted by insertion as it is made
+                v = images[g, sets[s, i]]
+                j = i
+                while j > 0 and image[j - 1] > v:
+                    image[j] = image[j - 1]
+                    j -= 1
+                image[j] = v
+            i = 0
+            while i < m and image[i] == sets[s, i]:
+                i += 1
+            if i < m and image[i] < sets[s, i]:
+                least[s] = False
+                break
+    return least
 
 
 def arrangement_rows(
