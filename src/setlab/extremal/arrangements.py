@@ -152,9 +152,9 @@ def arrangements(properties: int, k: int) -> Iterator[list[tuple[tuple[int, ...]
 @functools.cache
 def _listed(properties: int, k: int) -> tuple[list[tuple[tuple[int, ...], int]], ...]:
     """:func:`arrangements`, kept: the split asks the same k again and again (each level,
-    threshold and count of sets its own call), and finding the orbits takes longer than their
-    programs (the 1,460 of seven hyperplanes of AG(5,3): some 18 s, their programs some 12;
-    in the P = 5 table, 6 of 80 py-spy samples of its workers were there)."""
+    threshold and count of sets its own call). Finding the orbits once took longer than their
+    programs (the 1,460 of seven hyperplanes of AG(5,3): some 18 s with a numpy test of every
+    map on every set, 0.04 s compiled and stopping at the first smaller image)."""
     return tuple(arrangements(properties, k))
 
 

@@ -9,6 +9,7 @@ sets number K1 L. An infeasible integer program refutes the claimed range of L.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -25,6 +26,7 @@ from typing import Any
 import numpy as np
 from ortools.sat.python import cp_model
 from scipy.optimize import Bounds, LinearConstraint, milp
+from scipy.sparse import csr_array
 
 from setlab.cards import deck_size
 from setlab.errors import SetlabError
@@ -88,11 +90,17 @@ def slice_maxima(properties: int, known_max: dict[int, int]) -> list[int]:
     >>> slice_maxima(3, {})  # slices of AG(3,3) are planes AG(2,3): exact already
     [0, 0, 0, 1, 1, 2, 3, 5, 8, 12]
     """
-    flat = deck_size(properties - 1)
-    return [
+    return list(_slice_maxima(properties, tuple(sorted(known_max.items()))))
+
+
+@functools.lru_cache(maxsize=256)
+def _slice_maxima(properties: int, known: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """:func:`slice_maxima` of the table ``known`` as (k, value) pairs, once per table."""
+    flat, known_max = deck_size(properties - 1), dict(known)
+    return tuple(
         min(known_max.get(k, degree_bound(properties - 1, k)), degree_bound(properties - 1, k))
         for k in range(flat + 1)
-    ]
+    )
 
 
 def slice_minima(
@@ -200,35 +208,31 @@ def slice_program(
     across_high: list[tuple[int, int]] = [(0, -(c - k1))]
     across_low: list[tuple[int, int]] = [(0, -(c - k1))]
     switches: list[tuple[tuple[tuple[int, int], ...], int | None, int | None]] = []
-    for a in range(min(flat, cards), -1, -1):
-        for b in range(min(a, cards - a), -1, -1):
-            rest = cards - a - b
-            if rest > b or (ceiling is not None and a > ceiling):
-                break
-            size = (a, b, rest)
-            lo_across, hi_across = across_bounds(*size, flat)
-            hi_inside = sum(maxima[s] for s in size)
-            lo_inside = sum(minima[s] for s in size)
-            cap, floor = hi_inside + hi_across, lo_inside + lo_across
-            if cap < low or floor > high:  # no class of this type can occur
-                continue
-            column = len(variables)
-            variables.append((f"x_{a}_{b}_{rest}", 0, c))
-            count_row.append((column, 1))
-            square_row.append((column, sum(s * s for s in size)))
-            cube_row.append((column, sum(s**3 for s in size)))
-            inside_high.append((column, hi_inside))
-            inside_low.append((column, lo_inside))
-            across_high.append((column, hi_across))
-            across_low.append((column, lo_across))
-            if cap < high or floor > low:
-                switch = len(variables)
-                variables.append((f"y_{a}_{b}_{rest}", 0, 1))
-                switches.append((((column, 1), (switch, -c)), None, 0))
-                if cap < high:  # y = 1 => L <= cap
-                    switches.append((((0, 1), (switch, high - cap)), None, high))
-                if floor > low:  # y = 1 => L >= floor
-                    switches.append((((0, 1), (switch, low - floor)), low, None))
+    for a, b, rest, lo_inside, hi_inside, lo_across, hi_across in _class_types(
+        flat, cards, tuple(maxima), tuple(minima)
+    ):
+        if ceiling is not None and a > ceiling:
+            continue
+        cap, floor = hi_inside + hi_across, lo_inside + lo_across
+        if cap < low or floor > high:  # no class of this type can occur
+            continue
+        column = len(variables)
+        variables.append((f"x_{a}_{b}_{rest}", 0, c))
+        count_row.append((column, 1))
+        square_row.append((column, a * a + b * b + rest * rest))
+        cube_row.append((column, a**3 + b**3 + rest**3))
+        inside_high.append((column, hi_inside))
+        inside_low.append((column, lo_inside))
+        across_high.append((column, hi_across))
+        across_low.append((column, lo_across))
+        if cap < high or floor > low:
+            switch = len(variables)
+            variables.append((f"y_{a}_{b}_{rest}", 0, 1))
+            switches.append((((column, 1), (switch, -c)), None, 0))
+            if cap < high:  # y = 1 => L <= cap
+                switches.append((((0, 1), (switch, high - cap)), None, high))
+            if floor > low:  # y = 1 => L >= floor
+                switches.append((((0, 1), (switch, low - floor)), low, None))
     rows = [
         (tuple(count_row), c, c),
         (tuple(square_row), second, second),
@@ -261,6 +265,28 @@ def slice_program(
         inside = tuple((i, v + 1 if i == 0 else v) for i, v in inside_high)  # L: -(K1 - 1)
         rows[3] = (inside, held - 3 * cells, None)
     return SliceProgram(tuple(variables), tuple(rows))
+
+
+@functools.lru_cache(maxsize=256)
+def _class_types(
+    flat: int, cards: int, maxima: tuple[int, ...], minima: tuple[int, ...]
+) -> tuple[tuple[int, int, int, int, int, int, int], ...]:
+    """Every type (a, b, c) of a parallel class of ``cards`` cards, a >= b >= c and a at most
+    ``flat``, the largest a first and then the largest b, with the least and most sets inside
+    its three slices (``minima``, ``maxima``) and across them (:func:`across_bounds`): the
+    rows (a, b, c, least inside, most inside, least across, most across). The slice programs
+    of one n ask for the same table thousands of times, so it is made once."""
+    types = []
+    for a in range(min(flat, cards), -1, -1):
+        for b in range(min(a, cards - a), -1, -1):
+            rest = cards - a - b
+            if rest > b:
+                break
+            size = (a, b, rest)
+            low, high = across_bounds(*size, flat)
+            inside_low, inside_high = sum(minima[s] for s in size), sum(maxima[s] for s in size)
+            types.append((a, b, rest, inside_low, inside_high, low, high))
+    return tuple(types)
 
 
 def forced_counts(forced: Iterable[Iterable[int]]) -> list[tuple[tuple[int, int, int], int]]:
@@ -331,10 +357,21 @@ def solve_highs(
     """
     start = time.perf_counter()
     width = len(program.variables)
-    matrix = np.zeros((len(program.rows), width))
-    for r, (coefficients, _, _) in enumerate(program.rows):
-        for i, v in coefficients:
-            matrix[r, i] = v
+    # sparse, as HiGHS takes it: the dense matrix of a program of n = 157 (thousands of
+    # columns, a few in each row) took longer to scan for its nonzeros than to fill
+    columns: list[int] = []
+    values: list[int] = []
+    starts = [0]
+    for coefficients, _, _ in program.rows:
+        row = dict(coefficients)  # a column given twice: the last, as before
+        kept = sorted(i for i, v in row.items() if v)
+        columns += kept
+        values += [row[i] for i in kept]
+        starts.append(len(columns))
+    matrix = csr_array(
+        (np.array(values, dtype=float), np.array(columns, dtype=np.int64), np.array(starts)),
+        shape=(len(program.rows), width),
+    )
     row_low = [-np.inf if lo is None else lo for _, lo, _ in program.rows]
     row_high = [np.inf if hi is None else hi for _, _, hi in program.rows]
     cost = np.zeros(width)

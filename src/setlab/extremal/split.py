@@ -577,6 +577,15 @@ def _tables(
         if sharper.shape != hyperplane.shape:
             raise SetlabError(f"split_most must have shape {hyperplane.shape}")
         hyperplane = np.minimum(hyperplane, sharper)
+    across1, cap = (table.copy() for table in _class_caps(flat, cards, tuple(most_arr.tolist())))
+    return below_arr, across2, across1, hyperplane, cap
+
+
+@functools.lru_cache(maxsize=64)
+def _class_caps(flat: int, cards: int, most: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Per class (h0, h1) of ``cards`` cards (the third size n - h0 - h1) its across bound and
+    its cap, -1 where no such class exists: :func:`_tables`' last two arrays, which depend on n
+    and M_{P-1} alone, made once for the many pencils of one n (read-only, shared)."""
     across1 = np.full((flat + 1, flat + 1), -1, dtype=np.int64)
     cap = np.full((flat + 1, flat + 1), -1, dtype=np.int64)
     for h0 in range(flat + 1):
@@ -584,8 +593,9 @@ def _tables(
             h2 = cards - h0 - h1
             if 0 <= h2 <= flat:
                 across1[h0, h1] = _across_high(h0, h1, h2, flat)
-                cap[h0, h1] = most_arr[h0] + most_arr[h1] + most_arr[h2] + across1[h0, h1]
-    return below_arr, across2, across1, hyperplane, cap
+                cap[h0, h1] = most[h0] + most[h1] + most[h2] + across1[h0, h1]
+    across1.flags.writeable = cap.flags.writeable = False
+    return across1, cap
 
 
 def pencil_maximum(
