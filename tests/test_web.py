@@ -23,7 +23,7 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from setlab.cards import Card  # noqa: E402
 from setlab.cli import main  # noqa: E402
-from setlab.extremal.caps import odds_against  # noqa: E402
+from setlab.extremal.caps import COUNT_TABLE_JOB, odds_against  # noqa: E402
 from setlab.game import play  # noqa: E402
 from setlab.game.statistics import exact_no_set_probability  # noqa: E402
 from setlab.render import card_svg, valued_card_svg  # noqa: E402
@@ -458,9 +458,11 @@ def test_a_finished_room_game_is_kept_per_player(client, store_path):
     assert {r["player"] for r in stats["rooms"]} == {"Ada", "Bob"}
 
 
-def test_analyse_gives_exact_odds_of_no_set():
-    """k random cards hold no set with probability (caps of k) / C(N, k): brute force on AG(3,3)."""
-    with TestClient(create_app(":memory:")) as test_client:
+def test_analyse_gives_exact_odds_of_no_set(tmp_path):
+    """k random cards hold no set with probability (caps of k) / C(N, k): brute force on AG(3,3).
+    The count of AG(4,3)'s caps is kept in the store: a server started again answers at once."""
+    store = tmp_path / "web.sqlite"
+    with TestClient(create_app(store)) as test_client:
         for k in (4, 5):
             cards = ["".join(map(str, digits(c, 3))) for c in range(k)]
             answer = test_client.post("/api/analyse", json={"cards": cards, "properties": 3}).json()
@@ -479,3 +481,8 @@ def test_analyse_gives_exact_odds_of_no_set():
             twelve = test_client.post("/api/analyse", json={"cards": list(range(12))}).json()
         assert twelve["no_set"]["value"] == str(exact_no_set_probability(12, 4))
         assert twelve["no_set"]["odds"] == odds_against(exact_no_set_probability(12, 4))
+    with Store(store) as kept:
+        assert kept.finished_tasks(COUNT_TABLE_JOB)["P4"][20]["caps"] == 682344
+    with TestClient(create_app(store)) as test_client:
+        again = test_client.post("/api/analyse", json={"cards": list(range(12))}).json()
+        assert not again["no_set"]["pending"] and again["no_set"] == twelve["no_set"]

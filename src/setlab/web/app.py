@@ -221,14 +221,21 @@ class _NoSetOdds:
     """Exact chances that k random cards hold no set, for the Analyse page.
 
     caps(k) / C(3^P, k) from setlab's cap counting: the closed form for k <= 5, the count table
-    of the results store when it holds one (``setlab caps count``), else the count run once per
-    process; for AG(4,3) that takes seconds, so it runs in the background and the page is told
-    to ask again. AG(5,3) and above are not counted beyond 5 cards.
+    of the results store when it holds one (``setlab caps count``, ``setlab simulate``), else
+    the count run once per process and kept in the store; for AG(4,3) that takes seconds, so it
+    runs in the background and the page is told to ask again. AG(5,3) and above are not counted
+    beyond 5 cards.
     """
 
     def __init__(self, store: Callable[[], Store]) -> None:
         self.store = store
         self.counting: dict[int, asyncio.Task[Any]] = {}
+
+    def _count(self, k: int, properties: int) -> Fraction | None:
+        """The count, kept in the store for the next start of the server (a thread's own
+        connection: SQLite's are not shared between threads)."""
+        with self.store() as s:
+            return exact_no_set_probability(k, properties, store=s)
 
     async def get(self, k: int, properties: int) -> dict[str, Any]:
         if k <= 5 or properties < MAX_COUNTED_PROPERTIES:
@@ -241,7 +248,7 @@ class _NoSetOdds:
                 return _chance(no_set_probability(k, properties, store=s))
         task = self.counting.get(properties)
         if task is None:
-            task = asyncio.create_task(asyncio.to_thread(exact_no_set_probability, k, properties))
+            task = asyncio.create_task(asyncio.to_thread(self._count, k, properties))
             self.counting[properties] = task
         if not task.done():
             return {"value": None, "pending": True, "note": "counting the caps of AG(4,3)..."}
