@@ -190,9 +190,6 @@ def by_round(tally: GameTally, cards: int | None = None) -> list[Estimate]:
     Examples
     --------
     >>> from setlab.game.tally import GameTally
-
-if TYPE_CHECKING:
-    from setlab.store import Store
     >>> t = GameTally.empty(0, seed=0, properties=2, strategy="first", deal=12)
     >>> [e.observations for e in by_round(t)]
     [0, 0, 0, 0]
