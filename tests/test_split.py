@@ -19,6 +19,7 @@ from setlab.extremal.bounds import (
     prove_max_bound,
     slice_maxima,
     slice_program,
+    solve_highs,
     verify_max_bound,
 )
 from setlab.extremal.identities import across_bounds, degree_bound
@@ -990,22 +991,32 @@ def test_a_middle_case_left_open_builds_no_records(forced_solves):
         )
 
 
-def test_a_forced_program_found_feasible_is_not_solved_again_for_fewer_sets(monkeypatch):
+@pytest.fixture
+def solver_calls(monkeypatch):
+    """Every call of either solver the split makes, as (solver, relaxed), in order."""
+    calls = []
+    for name in ("solve_highs", "solve_cpsat"):
+        real = getattr(split_module, name)
+
+        def solve(*args, real=real, name=name, **kwargs):
+            calls.append((name, kwargs.get("relaxed", False)))
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(split_module, name, solve)
+    return calls
+
+
+def test_a_forced_program_found_feasible_is_not_solved_again_for_fewer_sets(solver_calls):
     # M_4(19) = 41, so the middle case at t = 8 leaves quadruples whose programs admit 40
-    # sets; found so, each admits 39 and 38 without HiGHS being asked again, as HiGHS says
-    # when asked afresh.
+    # sets; found so, each admits 39 and 38 without a solver being asked again, as the
+    # solvers say when asked afresh.
     most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
     known = tuple(sorted(TABLE_3.items()))
     quads = middle_types(4, 19, 8, most, below, 39)
     left = split_module._cover_middle(4, 19, 40, TABLE_3, 8, quads, records=False)[1]
     assert left
-    real, solves = split_module.solve_highs, []
-
-    def solve(*args, **kwargs):
-        solves.append(args)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(split_module, "solve_highs", solve)
+    solver_calls.clear()
+    solves = solver_calls
     for threshold in (39, 38):
         assert not any(split_module._forced_infeasible(4, 19, threshold, known, 8, quad, False)
                        for quad in left)  # fmt: skip
@@ -1018,24 +1029,19 @@ def test_a_forced_program_found_feasible_is_not_solved_again_for_fewer_sets(monk
 
 
 def test_a_forced_program_feasible_with_a_cells_bound_stays_so_only_for_looser_ones(
-    monkeypatch,
+    solver_calls,
 ):
     # The quadruple of the cells' example (12 cards of AG(4,3), big = 9): feasible for 13 sets
     # with 10 lines inside its pencil's cells, infeasible with 9. Found feasible with 10 at
-    # 13, it stays so without HiGHS for fewer sets, a larger bound or none; with 9 it is solved
-    # and refuted, as HiGHS says afresh of every case the memory answered.
+    # 13, it stays so without a solver for fewer sets, a larger bound or none; with 9 it is
+    # solved and refuted, as the solvers say afresh of every case the memory answered.
     known = tuple(sorted(TABLE_3.items()))
     quad = ((12, 0, 0), (9, 3, 0), (9, 3, 0), (9, 3, 0))
     split_module._forced_infeasible.cache_clear()
     split_module._FEASIBLE.clear()
     assert not split_module._forced_infeasible(4, 12, 13, known, 9, quad, False, cells=10)
-    real, solves = split_module.solve_highs, []
-
-    def solve(*args, **kwargs):
-        solves.append(args)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(split_module, "solve_highs", solve)
+    solver_calls.clear()
+    solves = solver_calls
     remembered = [(13, 11), (12, 10), (11, 12), (13, None)]
     for threshold, cells in remembered:
         assert not split_module._forced_infeasible(4, 12, threshold, known, 9, quad, False,
@@ -1046,7 +1052,36 @@ def test_a_forced_program_feasible_with_a_cells_bound_stays_so_only_for_looser_o
     for threshold, cells in remembered:
         program = slice_program(4, 12, threshold, degree_bound(4, 12), TABLE_3, None, 9,
                                 forced_types(quad), 12, None, cells)  # fmt: skip
-        assert real(program)[0] == "feasible"
+        assert solve_highs(program)[0] == "feasible"
+
+
+def test_a_forced_integer_program_goes_to_cp_sat_first_and_to_highs_where_it_does_not_decide(
+    monkeypatch, solver_calls
+):
+    # The quadruples M_4(19) = 41 leaves at t = 8 (their programs admit 40 sets, so each
+    # relaxation is feasible and the integer program is asked) and the cells' example with 9
+    # lines (refuted): CP-SAT answers each integer program, HiGHS only its relaxation; with
+    # CP-SAT undecided, HiGHS answers the integer programs, and the verdicts are the same.
+    most, below = slice_maxima(4, TABLE_3), slice_maxima(3, PLANE)
+    known = tuple(sorted(TABLE_3.items()))
+    quads = middle_types(4, 19, 8, most, below, 39)
+    left = split_module._cover_middle(4, 19, 40, TABLE_3, 8, quads, records=False)[1]
+    cells = ((12, 0, 0), (9, 3, 0), (9, 3, 0), (9, 3, 0))
+    asked = [((4, 19, 40, known, 8, quad, False), {}) for quad in left]
+    asked.append(((4, 12, 13, known, 9, cells, False), {"cells": 9}))
+
+    def verdicts() -> list[bool]:
+        split_module._forced_infeasible.cache_clear()
+        split_module._FEASIBLE.clear()
+        solver_calls.clear()
+        return [split_module._forced_infeasible(*args, **kwargs) for args, kwargs in asked]
+
+    first = verdicts()
+    assert first[:-1] == [False] * len(left) and first[-1]
+    assert ("solve_cpsat", False) in solver_calls and ("solve_highs", False) not in solver_calls
+    monkeypatch.setattr(split_module, "solve_cpsat", lambda *args, **kwargs: ("unknown", None, 0.0))
+    assert verdicts() == first
+    assert ("solve_highs", False) in solver_calls
 
 
 def test_a_split_whose_later_middle_case_fails_builds_no_records(monkeypatch, forced_solves):

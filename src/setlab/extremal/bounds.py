@@ -441,8 +441,11 @@ def write_mps(program: SliceProgram, path: str) -> None:
         handle.write("\n".join(lines) + "\n")
 
 
-def solve_cpsat(program: SliceProgram, sense: int = 0) -> tuple[str, int | None, float]:
-    """Solve with OR-Tools CP-SAT (exact integer arithmetic): same contract as :func:`solve_highs`.
+def solve_cpsat(
+    program: SliceProgram, sense: int = 0, seconds: float = SOLVER_SECONDS
+) -> tuple[str, int | None, float]:
+    """Solve with OR-Tools CP-SAT (exact integer arithmetic): same contract as :func:`solve_highs`
+    (``seconds`` limits the time; past it the status is "unknown").
 
     Examples
     --------
@@ -461,7 +464,7 @@ def solve_cpsat(program: SliceProgram, sense: int = 0) -> tuple[str, int | None,
     if sense:
         model.maximize(sense * columns[0])
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = SOLVER_SECONDS
+    solver.parameters.max_time_in_seconds = seconds
     solver.parameters.num_workers = 1
     status = solve_interruptibly(solver, model)
     seconds = time.perf_counter() - start

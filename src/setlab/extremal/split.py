@@ -107,6 +107,7 @@ from setlab.extremal.bounds import (
     prove_max_bound,
     slice_maxima,
     slice_program,
+    solve_cpsat,
     solve_highs,
     verify_max_bound,
 )
@@ -166,6 +167,10 @@ COUNT_PROGRAMS = 80
 (each its own certificate): a pair of row and column types counts once for all its quadruples.
 n = 150 of AG(5,3) needs 26 for 2545 and n = 157 30 for 2864; n = 149 reaches 2504 when each
 target is sharpened before it is counted (:func:`split_upper_bound`)."""
+
+INTEGER_FIRST_SECONDS = 2.0
+"""CP-SAT's time for a forced program's integer verdict before HiGHS is asked instead
+(:func:`_forced_infeasible`; at n = 157 of AG(5,3) CP-SAT decides each in 0.02 to 0.4 s)."""
 
 VERDICT_SECONDS = 1.0
 """HiGHS's time for a feasibility verdict of :meth:`_Optima.below` before it optimizes instead
@@ -1466,10 +1471,11 @@ def split_upper_bound(
     target with those bounds and the count of big classes for the quadruples the middle case
     leaves, the pencils behind those it leaves sharpened further (:func:`_counted_split`), and
     the next target is sharpened first again. Each step
-    is decided by HiGHS's verdicts alone, and only the last one's record is built (its CP-SAT
-    solves take the time; where CP-SAT does not decide a program HiGHS refutes, the step
-    before is built instead). Returns (upper, None) when the split proves nothing below
-    ``upper``.
+    is decided by the solvers' verdicts alone (HiGHS's; for the forced programs' integer
+    programs CP-SAT's first, :func:`_forced_infeasible`), and only the last one's record is
+    built (its CP-SAT solves take the time; where a solver does not decide a program the
+    verdicts refute, the step before is built instead). Returns (upper, None) when the split
+    proves nothing below ``upper``.
 
     Examples
     --------
@@ -1503,9 +1509,9 @@ def split_upper_bound(
         if best == lower:
             break
         theta -= 1
-    # Each step below is decided by HiGHS's verdicts (_decide), one set lower than the one
-    # before; only the last one's record is built, its CP-SAT solves confirming them, and
-    # where CP-SAT does not decide a program HiGHS refutes, the step before is built instead.
+    # Each step below is decided by the solvers' verdicts (_decide), one set lower than the
+    # one before; only the last one's record is built, both solvers confirming them, and
+    # where one does not decide a program the verdicts refute, the step before is built.
     steps: list[_Decided] = []
     if chosen is not None:
         step = _decide(properties, cards, best + 1, known_max, known_below, *chosen)
@@ -2072,7 +2078,8 @@ def _cover_middle(
 ) -> tuple[list[dict[str, Any]], list[tuple[tuple[int, int, int], ...]]]:
     """:func:`cover_middle_case`'s programs and the quadruples they leave: at the first pair
     of types whose programs are not all refuted, its quadruples no program refutes (and no
-    programs: a case left open keeps none). Without ``records``, by HiGHS's verdicts alone:
+    programs: a case left open keeps none). Without ``records``, by the solvers' verdicts alone
+    (:func:`_forced_infeasible`):
     no programs, and the quadruples left, up to the first that ``stop``, if given, holds for.
     With ``cells`` (:func:`middle_cells`), a quadruple whose program's LP relaxation is
     feasible is tried with the bound on its pencil's cells instead (the tighter program, so it
@@ -2081,10 +2088,10 @@ def _cover_middle(
     A program is refuted when HiGHS and CP-SAT both find it infeasible
     (:func:`~setlab.extremal.bounds.prove_max_bound`), and nearly all the time goes to
     CP-SAT: at n = 188 of AG(5,3), whose middle cases all fail, 298 s of CP-SAT against 4 s
-    of HiGHS for 717 programs. A program HiGHS does not find infeasible is not refuted, so the
-    walk by HiGHS's verdicts, in the same order, leaves the quadruples the walk with records
-    would leave (unless CP-SAT does not decide a program HiGHS refutes before them: then the
-    case fails all the same), in a fraction of the time. So the middle case is decided by
+    of HiGHS for 717 programs. A program the verdicts do not find infeasible is not refuted, so
+    the walk by verdicts, in the same order, leaves the quadruples the walk with records would
+    leave (unless one solver does not decide a program the verdicts refute before them: then
+    the case fails all the same), in a fraction of the time. So the middle case is decided by
     verdicts first (:func:`_decide`), and the records are built where it closes
     (:func:`_build`).
     """
@@ -2185,22 +2192,28 @@ def _forced_infeasible(
     count: tuple[int, int] | None = None,
     cells: int | None = None,
 ) -> bool:
-    """Whether HiGHS finds the middle case's program at t with ``forced`` class types
-    (:func:`cover_middle_case`) infeasible, or its LP relaxation if ``relaxed``; ``known`` is
-    ``known_max`` as sorted items; ``count``: the row of the count of big classes, if any;
-    ``cells``: the bound on the lines inside the pencil's cells (:func:`middle_cells`), if any.
+    """Whether the middle case's program at t with ``forced`` class types
+    (:func:`cover_middle_case`) is found infeasible, or its LP relaxation if ``relaxed``;
+    ``known`` is ``known_max`` as sorted items; ``count``: the row of the count of big
+    classes, if any; ``cells``: the bound on the lines inside the pencil's cells
+    (:func:`middle_cells`), if any.
 
     An integer program whose LP relaxation is infeasible is infeasible too, and HiGHS decides
     the relaxation some three times sooner (n = 148 of AG(5,3): 3.4 ms against 11.6 ms for
     the forced programs of the middle case, nearly all of them refuted by the relaxation), so
-    the relaxation is asked first.
+    the relaxation is asked first. The integer program then goes to CP-SAT, and to HiGHS only
+    where CP-SAT does not decide it within :data:`INTEGER_FIRST_SECONDS`: where the relaxation
+    is feasible, HiGHS's branch and bound is slow to find an integer point (n = 157 of AG(5,3):
+    25 such programs feasible in 40.3 s, up to 5.2 s each, and 17 infeasible in 6.6 s), and
+    CP-SAT decides the same 42 the same way in under 5 s. Either verdict only guides the walk: the
+    record's programs are refuted by both solvers again (:func:`_build`).
 
-    And a program is the same for every threshold but its row L >= threshold, so one HiGHS
-    found feasible stays feasible for every smaller threshold: the walk of
+    And a program is the same for every threshold but its row L >= threshold, so one found
+    feasible stays feasible for every smaller threshold: the walk of
     :func:`split_upper_bound` goes down one target at a time and meets the quadruples each
     target left again at the next (:data:`_FEASIBLE`). Likewise one feasible with a bound on the
     pencil's cells stays feasible with any larger bound or none, and the bound grows as the
-    target falls (unless sharper split maxima lower it). Where HiGHS does not decide within its
+    target falls (unless sharper split maxima lower it). Where no solver decides within its
     time, the program counts as not refuted, as before, but nothing is kept."""
     if not relaxed and _forced_infeasible(properties, cards, threshold, known, t, forced, True,
                                           count, cells):  # fmt: skip
@@ -2213,7 +2226,12 @@ def _forced_infeasible(
     program = slice_program(properties, cards, threshold, degree_bound(properties, cards),
                             dict(known), None, t, forced_types(forced), ceiling, count,
                             cells)  # fmt: skip
-    status = solve_highs(program, relaxed=relaxed)[0]
+    if relaxed:
+        status = solve_highs(program, relaxed=True)[0]
+    else:
+        status = solve_cpsat(program, seconds=INTEGER_FIRST_SECONDS)[0]
+        if status == "unknown":
+            status = solve_highs(program)[0]
     if status == "feasible":
         if len(_FEASIBLE) >= 1 << 16:
             _FEASIBLE.clear()
@@ -2230,7 +2248,7 @@ def _looser(held: int | None, cells: int | None) -> bool:
 
 _FEASIBLE: dict[tuple[Any, ...], dict[int | None, int]] = {}
 """For each forced program (all but its threshold and its cells' bound): the largest threshold
-at which HiGHS found it feasible, per cells' bound, for :func:`_forced_infeasible`."""
+at which it was found feasible, per cells' bound, for :func:`_forced_infeasible`."""
 
 
 @functools.lru_cache(maxsize=1 << 14)
