@@ -467,12 +467,12 @@ def solve_cpsat(
     solver.parameters.max_time_in_seconds = seconds
     solver.parameters.num_workers = 1
     status = solve_interruptibly(solver, model)
-    seconds = time.perf_counter() - start
+    elapsed = time.perf_counter() - start
     if status == cp_model.INFEASIBLE:
-        return "infeasible", None, seconds
+        return "infeasible", None, elapsed
     if status == cp_model.OPTIMAL or (status == cp_model.FEASIBLE and not sense):
-        return ("optimal" if sense else "feasible"), int(solver.value(columns[0])), seconds
-    return "unknown", None, seconds
+        return ("optimal" if sense else "feasible"), int(solver.value(columns[0])), elapsed
+    return "unknown", None, elapsed
 
 
 def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> Any:
