@@ -368,6 +368,48 @@ def test_ctrl_c_stops_serve_with_one_line_that_is_no_error(tmp_path, delay):
     assert err.splitlines() == ["setlab serve: stopped (games played are kept in the store)"]
 
 
+LATE_THREAD = """
+import os, signal, threading, time
+from setlab.cli.serve import _serve_until_ctrl_c
+
+class LateThread(threading.Thread):  # a busy machine: Ctrl-C comes before the thread runs
+    def _bootstrap_inner(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.3)
+        super()._bootstrap_inner()
+
+class Server:  # what the function asks of uvicorn's Server
+    should_exit = force_exit = False
+    def run(self, sockets):
+        events.append("run")
+        while not self.should_exit:
+            time.sleep(0.01)
+        events.append("ended")
+
+events = []
+threading.Thread = LateThread
+try:
+    _serve_until_ctrl_c(Server(), None)
+except KeyboardInterrupt:
+    events.append("interrupted")
+events.append("returned")  # from here on the socket is closed
+time.sleep(0.6)
+print(" ".join(events))
+"""
+
+
+def test_a_ctrl_c_while_the_server_thread_starts_waits_for_it_to_end():
+    """A Ctrl-C that lands inside ``Thread.start`` (it waits for the new thread to be scheduled,
+    long on a busy machine) once let the server go on starting on a socket already closed: a
+    traceback after the stop line, or a hang. The server must end before the function does."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", LATE_THREAD], capture_output=True, text=True,
+                          timeout=60)  # fmt: skip
+    assert done.stdout.split() == ["run", "ended", "interrupted", "returned"], done.stderr
+
+
 def ultra_brute(cards: tuple[int, ...]) -> bool:
     a, b, c, d = (digits(x) for x in cards)
     return any(
