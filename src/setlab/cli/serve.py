@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import signal
 import socket
 import threading
 from typing import TYPE_CHECKING
 
 from setlab.cli.common import add_store, int_in
 from setlab.errors import SetlabError
+from setlab.interrupts import ctrl_c_held
 
 if TYPE_CHECKING:
     import uvicorn
@@ -118,7 +118,12 @@ def _serve_until_ctrl_c(server: uvicorn.Server, sock: socket.socket) -> None:
 
     thread = threading.Thread(target=run, name="setlab-serve", daemon=True)
     try:
-        _start_holding_ctrl_c(thread)  # from here on, until run() ends, thread.is_alive()
+        # Thread.start waits for the new thread to be scheduled (a while, on a busy machine); a
+        # KeyboardInterrupt in that wait would leave a thread about to run but not yet alive,
+        # which the finally below could not know to wait for: the server then started on a
+        # closed socket (a traceback after the stop line, or a hang). So Ctrl-C waits for start.
+        with ctrl_c_held():
+            thread.start()  # from here on, until run() ends, thread.is_alive()
         while thread.is_alive():
             thread.join(WAKE_SECONDS)
     finally:
@@ -130,25 +135,3 @@ def _serve_until_ctrl_c(server: uvicorn.Server, sock: socket.socket) -> None:
                 server.force_exit = True
     if failures:
         raise failures[0]
-
-
-def _start_holding_ctrl_c(thread: threading.Thread) -> None:
-    """``thread.start()``, with a Ctrl-C that comes meanwhile raised only once it has returned.
-
-    ``Thread.start`` waits until the new thread has been scheduled, which on a busy machine takes
-    a while; a KeyboardInterrupt raised in that wait leaves a thread that will run but is not yet
-    ``is_alive()``, so the caller's ``finally`` could not know to wait for it (the server then
-    started on a closed socket: a traceback after the stop line, or a hang). Python runs signal
-    handlers in the main thread only, so the main thread holds Ctrl-C while it starts the thread.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        thread.start()  # only the main thread ever sees a KeyboardInterrupt
-        return
-    held: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
-    try:
-        thread.start()
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if held:
-        signal.raise_signal(signal.SIGINT)  # to the handler before: a KeyboardInterrupt, now
