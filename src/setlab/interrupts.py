@@ -1,12 +1,15 @@
 """Ctrl-C held back for a moment and answered just after.
 
-Some steps must not be cut in half: moving finished files into place (:mod:`setlab.files`), or
-numpy's compiled modules initialising (a SIGINT caught inside them prints "ImportError:
-_multiarray_umath failed to import" beside the interrupt line). For such a step a Python-level
-handler records a SIGINT and, when the step is done, hands it to the handler that was in place,
-which raises KeyboardInterrupt as usual. A handler, not a signal mask: Python runs its handlers
-in the main thread whichever thread the operating system hands SIGINT to, so a mask on one
-thread does not hold it while other threads run (a progress bar's monitor, say).
+Some steps must not be cut in half: moving finished files into place (:mod:`setlab.files`), numpy's
+compiled modules initialising (a SIGINT caught inside them prints "ImportError: _multiarray_umath
+failed to import" beside the interrupt line), a compiled numba loop (a SIGINT handled inside a
+parallel one surfaces in numba's calls back into Python as a SystemError and can leave its thread
+pool broken, so that the process crashes later: long walks call their loop in slices of about a
+second, so a Ctrl-C is answered within one slice), or a thread starting (``setlab serve``). For
+such a step a Python-level handler records a SIGINT and, when the step is done, hands it to the
+handler that was in place, which raises KeyboardInterrupt as usual. A handler, not a signal mask:
+Python runs its handlers in the main thread whichever thread the operating system hands SIGINT to,
+so a mask on one thread does not hold it while other threads run (a progress bar's monitor, say).
 """
 
 from __future__ import annotations

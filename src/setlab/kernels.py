@@ -12,15 +12,11 @@ Two quantities carry every algorithm:
 
 Every function here works on plain int64 arrays, is callable from Python and from other numba
 code, and does no input checking: the public functions of :mod:`setlab.find` and the algorithms
-validate their input and call these. :func:`interrupts_held` is how Python calls a long one.
+validate their input and call these. Python calls a long one under
+:func:`setlab.interrupts.ctrl_c_held`.
 """
 
 from __future__ import annotations
-
-import contextlib
-import signal
-import threading
-from collections.abc import Iterator
 
 import numba as nb
 import numpy as np
@@ -30,7 +26,6 @@ __all__ = [
     "close_gaps",
     "count_batch",
     "fill_batch",
-    "interrupts_held",
     "is_board",
     "pair_completions",
     "remove_card",
@@ -38,42 +33,6 @@ __all__ = [
     "sets_of_completions",
     "split_deck",
 ]
-
-
-@contextlib.contextmanager
-def interrupts_held() -> Iterator[None]:
-    """Hold Ctrl-C while a compiled loop runs, and raise it as the loop returns.
-
-    A SIGINT handled inside a parallel numba loop surfaces in numba's own calls back into Python
-    (a SystemError) and can leave its thread pool broken, so that the process crashes later. Here
-    the signal is only noted while the loop runs; the handler that was in place (Python's
-    KeyboardInterrupt, or the CLI's) gets it afterwards. Long walks call their loop in slices of
-    about a second under this, so a Ctrl-C is answered within one slice.
-
-    Examples
-    --------
-    >>> import os, signal
-    >>> try:
-    ...     with interrupts_held():
-    ...         os.kill(os.getpid(), signal.SIGINT)  # noted, not raised here
-    ...         held = True
-    ... except KeyboardInterrupt:
-    ...     print("raised after the loop, held =", held)
-    raised after the loop, held = True
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
-    if held and callable(previous):
-        previous(signal.SIGINT, None)
-    elif held and previous != signal.SIG_IGN:
-        raise KeyboardInterrupt
 
 
 @nb.njit(cache=True)

@@ -20,7 +20,7 @@ from setlab.cards import check_properties, deck_size
 from setlab.errors import SetlabError
 from setlab.executor import default_scheduler, run_tasks
 from setlab.geometry import digits, third_card_table
-from setlab.kernels import interrupts_held
+from setlab.interrupts import ctrl_c_held
 
 __all__ = [
     "WALK_TASKS",
@@ -280,7 +280,7 @@ def exhaustive_table(properties: int, *, scheduler: str | None = None) -> list[E
         partners, slices, assignments = _partners(properties), [], 1 << high_bits
         for first in range(0, assignments, WALK_SLICE):  # a Ctrl-C is answered between slices
             count = min(WALK_SLICE, assignments - first)
-            with interrupts_held():
+            with ctrl_c_held():
                 slices.append(_gray_code_walk(partners, n, high_bits, first, count))
         best_max, mask_max, best_min, mask_min = (
             np.concatenate(p) for p in zip(*slices, strict=True)

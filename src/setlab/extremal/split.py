@@ -114,7 +114,7 @@ from setlab.extremal.bounds import (
 from setlab.extremal.identities import across_bounds, degree_bound
 from setlab.extremal.splitmax import split_maximum_bound, split_table
 from setlab.geometry import parallel_classes
-from setlab.kernels import interrupts_held
+from setlab.interrupts import ctrl_c_held
 from setlab.store import Store, job_digest
 
 __all__ = [
@@ -677,7 +677,7 @@ def pencil_maximum(
     best, found = floor, None
     for row0 in range(min(flat, rows[1]), max(0, rows[0]) - 1, -1):  # a compiled call per size
         top = min(high, row0) if symmetric else high
-        with interrupts_held():
+        with ctrl_c_held():
             value, pattern = _largest(cards, row0, low, top, best, stop, allowed, PLANE,
                                       MULTIPLIERS, *tables)  # fmt: skip
         if value > best:
@@ -913,7 +913,7 @@ def meeting_bound(
     allowed = np.zeros_like(cap, dtype=bool)  # classes with no hyperplane above the ceiling
     for h0, h1 in zip(*np.nonzero(cap >= 0), strict=True):
         allowed[h0, h1] = max(h0, h1, cards - h0 - h1) <= ceiling
-    with interrupts_held():
+    with ctrl_c_held():
         least = _least_meeting(cards, value, low, ceiling, allowed, PLANE, MULTIPLIERS, *tables)
     return None if least < 0 else int(least)
 
@@ -986,7 +986,7 @@ def _middle_pencils(
             return rows
     rows = next((rows for looser, rows in kept if (hyperplane <= looser).all()), None)
     if rows is not None:  # a sharper table: those of its rows that still pass
-        with interrupts_held():
+        with ctrl_c_held():
             found = rows[_passing(rows[:, 12:], value, PLANE, MULTIPLIERS, *tables[:4])]
     else:
         found = _enumerate_middle(cards, t, value, tables)
@@ -1017,7 +1017,7 @@ def _enumerate_middle(cards: int, t: int, value: int, tables: tuple[np.ndarray, 
     out = np.zeros((1 << 16, 21), dtype=np.int64)
     for row0 in range(t, min(flat, cards) + 1):
         while True:
-            with interrupts_held():
+            with ctrl_c_held():
                 count = _middle_types(cards, row0, t, value, allowed, diagonal, PLANE,
                                       MULTIPLIERS, *tables, out)  # fmt: skip
             if count >= 0:

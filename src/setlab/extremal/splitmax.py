@@ -51,7 +51,7 @@ from setlab.errors import SetlabError
 from setlab.extremal.heuristics import local_search
 from setlab.extremal.identities import complement_sum
 from setlab.geometry import lines, third_card_table
-from setlab.kernels import interrupts_held
+from setlab.interrupts import ctrl_c_held
 from setlab.symmetry import orbit_representatives, point_orbits
 
 __all__ = [
@@ -293,7 +293,7 @@ def split_maximum_bound(dimension: int, split: Sequence[int], known_max: Sequenc
     best = -(10**9)
     for first in firsts:  # one orbit of X at a time: a Ctrl-C is answered between them
         own = tau_a * _lines_in(int(sum(1 << int(p) for p in first)), line_table)
-        with interrupts_held():
+        with ctrl_c_held():
             best = int(_best_second(np.array(first, dtype=np.int64), y, neg, own, tau_b, sigma,
                                     c, int(known_max[c]), best))  # fmt: skip
     return constant + best
