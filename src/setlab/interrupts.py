@@ -24,10 +24,13 @@ __all__ = ["ctrl_c_held"]
 
 
 @contextmanager
-def ctrl_c_held() -> Iterator[None]:
+def ctrl_c_held() -> Iterator[list[object]]:
     """Hold Ctrl-C back for the block; a SIGINT that came meanwhile is answered just after it.
 
-    Off the main thread, where no handler can be set, the block runs as it is.
+    The block gets the list of the SIGINTs held so far (their frames): a block that waits on
+    other work can see it fill and cut that work short (CP-SAT's search, in
+    :func:`setlab.extremal.bounds.solve_interruptibly`). Off the main thread, where no handler
+    can be set, the block runs as it is and the list stays empty.
 
     Examples
     --------
@@ -40,15 +43,15 @@ def ctrl_c_held() -> Iterator[None]:
     ...     print("interrupted after the block:", finished)
     interrupted after the block: True
     """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
     caught: list[object] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
     previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(frame))
     if previous is None:  # a handler set outside Python: the default stands in for it
         previous = signal.SIG_DFL
     try:
-        yield
+        yield caught
     finally:
         signal.signal(signal.SIGINT, previous)
         if caught and callable(previous):

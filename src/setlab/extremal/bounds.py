@@ -13,7 +13,6 @@ import functools
 import hashlib
 import json
 import os
-import signal
 import sys
 import threading
 import time
@@ -39,6 +38,7 @@ from setlab.extremal.identities import (
     power_sums,
 )
 from setlab.extremal.nearcaps import prove_min_near_caps, verify_near_caps
+from setlab.interrupts import ctrl_c_held
 
 __all__ = [
     "BOUNDS_VERSION",
@@ -495,7 +495,6 @@ def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> A
     if threading.current_thread() is not threading.main_thread():
         return solver.solve(model)
     outcome: dict[str, Any] = {}
-    interrupted: list[int] = []
 
     def solve() -> None:
         try:
@@ -503,18 +502,13 @@ def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> A
         except BaseException as error:  # handed to the waiting thread
             outcome["error"] = error
 
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: interrupted.append(signum))
-    try:
+    with ctrl_c_held() as interrupted:  # raised as the block ends, the solver let go
         worker = threading.Thread(target=solve, name="cp-sat", daemon=True)
         worker.start()
         while worker.is_alive():
             worker.join(0.05)
             if interrupted:
                 solver.stop_search()
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
-    if interrupted:
-        raise KeyboardInterrupt
     if "error" in outcome:
         raise outcome["error"]
     return outcome["status"]
