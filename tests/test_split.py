@@ -232,14 +232,15 @@ def test_theta_search_skips_programs_highs_does_not_decide(data):
     assert all(t not in optima.seen or optima.seen[t] is None for t, _ in asked)
 
 
-@pytest.mark.parametrize("seconds", [1.0, 0.0])
-def test_the_threshold_verdicts_agree_with_the_optima(seconds, monkeypatch):
-    # HiGHS's verdicts on "L >= threshold" against its optima of L, on the real programs of
-    # 48 cards of AG(4,3) (optima -1, -1, 180, 236, ..., 253 for theta = 15..27); with no time
-    # for a verdict, each theta's optimum answers instead.
-    monkeypatch.setattr(split_module, "VERDICT_SECONDS", seconds)
+@pytest.mark.parametrize("seconds", [2.0, 0.0])
+def test_the_threshold_verdicts_agree_with_the_optima(seconds, monkeypatch, solver_calls):
+    # The verdicts on "L >= threshold" (the LP relaxation, then CP-SAT) against HiGHS's optima
+    # of L, on the real programs of 48 cards of AG(4,3) (optima -1, -1, 180, 236, ..., 253 for
+    # theta = 15..27); with no time for CP-SAT, each theta's optimum answers instead.
+    monkeypatch.setattr(split_module, "INTEGER_FIRST_SECONDS", seconds)
     optimum = _Optima(4, 48, TABLE_3)
     optima = {theta: optimum(theta) for theta in range(15, 28)}
+    solver_calls.clear()
     for theta, best in optima.items():
         fresh = _Optima(4, 48, TABLE_3)
         if best < 0:  # no profile at all: below every threshold
@@ -249,10 +250,15 @@ def test_the_threshold_verdicts_agree_with_the_optima(seconds, monkeypatch):
         # and what those two verdicts say elsewhere, by the optimum's growth with theta
         assert fresh.below(theta, best + 5) is True and fresh.below(theta - 1, best + 1) is True
         assert fresh.below(theta + 1, best) is False
+        # an L a solver found is one the program admits: never above the optimum
+        assert all(found <= optima[t] for t, found in fresh.attained.items())
     for threshold in range(170, 260, 7):  # the search's thetas stop below 27, a whole flat
         fresh = _Optima(4, 48, TABLE_3)
         under = [theta for theta, best in optima.items() if theta < 27 and best < threshold]
         assert fresh.largest_below(threshold) == max(under, default=None)
+    # HiGHS's integer programs (its optima) only where CP-SAT has no time
+    assert ("solve_cpsat", False) in solver_calls
+    assert (("solve_highs", False) in solver_calls) == (seconds == 0.0)
 
 
 @settings(max_examples=200, deadline=None)

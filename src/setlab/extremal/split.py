@@ -169,13 +169,11 @@ n = 150 of AG(5,3) needs 26 for 2545 and n = 157 30 for 2864; n = 149 reaches 25
 target is sharpened before it is counted (:func:`split_upper_bound`)."""
 
 INTEGER_FIRST_SECONDS = 2.0
-"""CP-SAT's time for a forced program's integer verdict before HiGHS is asked instead
+"""CP-SAT's time for an integer verdict before HiGHS is asked instead: a forced program's
 (:func:`_forced_infeasible`; at n = 157 of AG(5,3) CP-SAT decides in under 5 s the 42 integer
-programs that took HiGHS 46.9 s)."""
-
-VERDICT_SECONDS = 1.0
-"""HiGHS's time for a feasibility verdict of :meth:`_Optima.below` before it optimizes instead
-(the verdicts it gives at n = 153 of AG(5,3) take 0.01 to 0.43 s)."""
+programs that took HiGHS 46.9 s), or a threshold's of :meth:`_Optima.below` before the optimum
+answers (there CP-SAT finds the feasible ones in 0.2 to 0.5 s, where HiGHS ran out of its 1 s
+for four of seven)."""
 
 PLANE = parallel_classes(2).reshape(12, 3).astype(np.int64)
 """The twelve lines of AG(2,3) as cells 3i + j, rows 3k..3k+2 the parallel class k. Class 0 is
@@ -1071,11 +1069,11 @@ class _Optima:
     its time limit. It does not decrease with theta (a larger theta admits more profiles).
 
     The bisection of :meth:`largest_below` asks only whether the optimum is below a threshold,
-    and HiGHS mostly answers that as a feasibility question (is L >= threshold possible?) much
-    sooner than it finds the optimum: at n = 153 of AG(5,3), 24 of 27 verdicts in 0.01 to
-    0.43 s against up to 14 s for an optimum (docs/bounds.md, "Verdicts for the bisection").
-    :meth:`below` asks those questions; the walk of :func:`split_upper_bound` still asks for
-    exact optima, its floors.
+    a feasibility question (is L >= threshold possible?) answered much sooner than the
+    optimum is found: at n = 153 of AG(5,3), 24 of 27 verdicts in 0.01 to 0.43 s against up to
+    14 s for an optimum (docs/bounds.md, "Verdicts for the bisection"). :meth:`below` asks
+    those questions (:meth:`_verdict`: the LP relaxation, then CP-SAT); the walk of
+    :func:`split_upper_bound` still asks HiGHS for exact optima, its floors.
     """
 
     def __init__(self, properties: int, cards: int, known_max: dict[int, int]) -> None:
@@ -1102,12 +1100,13 @@ class _Optima:
         return self.seen[theta]
 
     def below(self, theta: int, threshold: int) -> bool | None:
-        """Whether the optimum at theta is below ``threshold``, None when HiGHS does not decide.
+        """Whether the optimum at theta is below ``threshold``, None when no solver decides.
 
         What is known settles it first, since the optimum does not decrease with theta: an
         optimum below the threshold, or a refuted threshold at most it, at theta or above says
         below; an optimum or an admitted L reaching it, at theta or below, says not below.
-        Else HiGHS decides L >= threshold: infeasible, below; feasible, not below.
+        Else the solvers decide L >= threshold (:meth:`_verdict`): infeasible, below; feasible,
+        not below.
         """
         optima = [(t, v) for t, v in self.seen.items() if v is not None]
         if (
@@ -1126,17 +1125,29 @@ class _Optima:
         return verdict
 
     def _verdict(self, theta: int, threshold: int) -> bool | None:
-        """HiGHS on L >= threshold at theta: True when infeasible, False when feasible.
+        """L >= threshold at theta: True when infeasible, False when feasible.
 
-        Where HiGHS does not decide within :data:`VERDICT_SECONDS` (it can be slow to find a
-        solution, most often at the optimum itself), it optimizes instead: the optimum answers
-        every threshold at theta.
+        As for the forced programs (:func:`_forced_infeasible`), the LP relaxation is asked
+        first: infeasible there, infeasible. Where it is feasible, CP-SAT looks for an integer
+        point, which HiGHS is slow to find (most often at the optimum itself), and the L it
+        finds is kept as admitted. Where CP-SAT does not decide within
+        :data:`INTEGER_FIRST_SECONDS`, HiGHS optimizes instead: the optimum answers every
+        threshold at theta. At n = 157 of AG(5,3) the relaxation refuted every threshold found
+        infeasible (11 ms each, against 10 to 60 ms for HiGHS's integer verdict), and CP-SAT
+        found the other seven feasible in 0.2 to 0.5 s each, where HiGHS ran out of its 1 s
+        for four and optimized them (1.2 to 9.7 s each).
         """
-        status, _, _ = solve_highs(self._program(theta, threshold), seconds=VERDICT_SECONDS)
-        if status == "unknown":
-            best = self(theta)
-            return None if best is None else best < threshold
-        return status == "infeasible"
+        program = self._program(theta, threshold)
+        if solve_highs(program, relaxed=True)[0] == "infeasible":
+            return True
+        status, found, _ = solve_cpsat(program, seconds=INTEGER_FIRST_SECONDS)
+        if status == "infeasible":
+            return True
+        if status == "feasible" and found is not None:
+            self.attained[theta] = max(found, self.attained.get(theta, found))
+            return False
+        best = self(theta)
+        return None if best is None else best < threshold
 
     def largest_below(self, threshold: int) -> int | None:
         """The largest theta whose optimum is known below ``threshold`` (bisection), or None.
