@@ -447,6 +447,12 @@ def solve_cpsat(
     """Solve with OR-Tools CP-SAT (exact integer arithmetic): same contract as :func:`solve_highs`
     (``seconds`` limits the time; past it the status is "unknown").
 
+    Without its presolve's probing (fixing each variable in turn to see what follows), which
+    costs these programs more than it finds: on those of the split of n = 157 of AG(5,3), the
+    362 its record refutes took 13.7 s against 24.2 s (the longest 0.10 s against 0.63 s), and
+    the 126 integer verdicts of its walk 6.7 s against 20.1 s, every verdict the same and one
+    more program decided within its 2 s.
+
     Examples
     --------
     >>> solve_cpsat(slice_program(4, 10, 13, 15, {9: 12}))[0]
@@ -466,6 +472,7 @@ def solve_cpsat(
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = seconds
     solver.parameters.num_workers = 1
+    solver.parameters.cp_model_probing_level = 0
     status = solve_interruptibly(solver, model)
     elapsed = time.perf_counter() - start
     if status == cp_model.INFEASIBLE:
