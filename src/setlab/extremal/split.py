@@ -171,9 +171,9 @@ target is sharpened before it is counted (:func:`split_upper_bound`)."""
 INTEGER_FIRST_SECONDS = 2.0
 """CP-SAT's time for an integer verdict before HiGHS is asked instead: a forced program's
 (:func:`_forced_infeasible`; at n = 157 of AG(5,3) CP-SAT decides in under 5 s the 42 integer
-programs that took HiGHS 46.9 s), or a threshold's of :meth:`_Optima.below` before the optimum
+programs that took HiGHS 46.9 s), a threshold's of :meth:`_Optima.below` before the optimum
 answers (there CP-SAT finds the feasible ones in 0.2 to 0.5 s, where HiGHS ran out of its 1 s
-for four of seven)."""
+for four of seven), or an optimum of :class:`_Optima` before HiGHS optimizes."""
 
 PLANE = parallel_classes(2).reshape(12, 3).astype(np.int64)
 """The twelve lines of AG(2,3) as cells 3i + j, rows 3k..3k+2 the parallel class k. Class 0 is
