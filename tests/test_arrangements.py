@@ -100,6 +100,32 @@ def test_configurations_that_exist_are_never_refuted(seed: int, k: int, density:
     assert arrangement_certificate(4, k, min(sizes), max(sizes), meeting, cards) is None
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(3, 6))
+def test_each_arrangement_is_refuted_exactly_where_its_lp_has_no_solution(seed: int, k: int):
+    # The multipliers are sought over the arrangement's atoms (the points cut by the same
+    # hyperplanes), the oracle is the program over the points themselves: the least cards its
+    # rows allow (scipy, the primal). Refuted below that, never at or above it, and every
+    # refutation's multipliers pass the exact check over the points.
+    from setlab.extremal.arrangements import _multipliers, arrangement_rows, check_arrangement
+
+    rng = random.Random(seed)
+    listed = list(arrangements(4, k))
+    for planes in rng.sample(listed, min(3, len(listed))):
+        low = rng.randrange(12, 28)
+        high = rng.randrange(low, 28)
+        meeting = rng.randrange(0, 10)
+        least = least_cards_lp(4, planes, low, high, meeting)
+        below = [] if least == math.inf else [math.ceil(least - 1e-9) - 1]  # just below it
+        for cards in {rng.randrange(30, 82), *below}:
+            if not 0 <= cards <= 81 or abs(cards - least) < 1e-6:
+                continue
+            rows = arrangement_rows(4, planes, low, high, meeting, cards)
+            y = _multipliers(*rows)
+            assert (y is not None) == (cards < least)
+            assert y is None or check_arrangement(*rows, y)
+
+
 def test_the_listing_counts() -> None:
     # AG(5,3): the counts the split's docs quote (orbits of the basis's signed permutations).
     assert [sum(1 for _ in arrangements(5, k)) for k in (5, 6)] == [27, 173]
