@@ -284,9 +284,13 @@ def set_row(
     return weights, 6 * (sets - inside)
 
 
-def check_arrangement(a: np.ndarray, b: np.ndarray, sense: np.ndarray, y: list[int]) -> bool:
+def check_arrangement(
+    a: np.ndarray, b: np.ndarray, sense: np.ndarray, y: list[int], size: np.ndarray | None = None
+) -> bool:
     """Whether the integer multipliers y refute the program (A, b, sense) over 0 <= s <= 1:
-    each y_r of its row's sense (or 0), and the positive part of y A summed below y b.
+    each y_r of its row's sense (or 0), and the positive part of y A summed below y b. Where
+    A's columns are atoms (:func:`_multipliers`), ``size`` is how many points each stands for:
+    the sum counts each atom's positive part that many times.
 
     Examples
     --------
@@ -297,12 +301,16 @@ def check_arrangement(a: np.ndarray, b: np.ndarray, sense: np.ndarray, y: list[i
     True
     >>> check_arrangement(a, b, sense, [1, 1, 1, 0, 0, 0])  # a wrong sign
     False
+    >>> atoms, size = np.unique(a.T, axis=0, return_counts=True)  # the two lines, the rest
+    >>> size.tolist(), check_arrangement(atoms.T, b, sense, [-1, 1, 1, 0, 0, 0], size)
+    ([3, 3, 3], True)
     """
     y_arr = np.array([int(v) for v in y], dtype=object)
     if len(y_arr) != len(b) or any(v * s < 0 for v, s in zip(y_arr, sense.tolist(), strict=True)):
         return False
     g = y_arr @ a.astype(object)
-    return sum(v for v in g if v > 0) < int(y_arr @ b.astype(object))
+    size = [1] * len(g) if size is None else size.tolist()
+    return sum(v * m for v, m in zip(g, size, strict=True) if v > 0) < int(y_arr @ b.astype(object))
 
 
 def _multipliers(a: np.ndarray, b: np.ndarray, sense: np.ndarray) -> list[int] | None:
@@ -313,10 +321,11 @@ def _multipliers(a: np.ndarray, b: np.ndarray, sense: np.ndarray) -> list[int] |
 
     Points with the same column of A (the same hyperplanes of the arrangement through them: an
     atom of it) get the same (y A)_x, so one z per atom, weighted by the atom's size in the
-    sum, is the same program for y. The hyperplanes of AG(5,3)'s arrangements cut its 243
-    points into 13 to 26 atoms (seven of them), and each program took 6.6 ms over the points,
-    2.1 ms over the atoms (300 of them, the same verdicts). With the sets' rows (every
-    hyperplane of AG(P,3) among them) each atom is one point, as before."""
+    sum, is the same program for y, and the exact check is the same sum over the atoms. The
+    hyperplanes of AG(5,3)'s arrangements cut its 243 points into 13 to 26 atoms (seven of
+    them), and each program took 6.6 ms over the points, 2.1 ms over the atoms (300 of them,
+    the same verdicts). With the sets' rows (every hyperplane of AG(P,3) among them) each atom
+    is one point, as before."""
     atoms, size = np.unique(a.T, axis=0, return_counts=True)  # their columns and sizes
     width, rows = atoms.shape
     cost = np.concatenate([sense.astype(float), np.zeros(width)])  # sum |y|
@@ -331,7 +340,7 @@ def _multipliers(a: np.ndarray, b: np.ndarray, sense: np.ndarray) -> list[int] |
     for scale in _SCALES:
         rounded = np.rint(ray * scale).astype(np.int64).tolist()
         y = [v if v * s >= 0 else 0 for v, s in zip(rounded, sense.tolist(), strict=True)]
-        if check_arrangement(a, b, sense, y):
+        if check_arrangement(atoms.T, b, sense, y, size):
             divisor = math.gcd(*y) or 1
             return [v // divisor for v in y]
     return None
