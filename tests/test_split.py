@@ -1482,3 +1482,23 @@ def test_the_checker_finds_the_meeting_bound_setlab_finds(properties, cards, val
     holds = functools.partial(split_check.meeting_holds, properties, cards, value, low, ceiling)
     assert holds(sigma, most, below, None, TRIANGLES)
     assert not holds(sigma + 1, most, below, None, TRIANGLES)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 25),
+    st.integers(0, 60),
+    st.sampled_from([2, 3, 256]),
+    st.sampled_from([np.uint8, np.uint16]),
+    st.integers(0, 2**32 - 1),
+)
+def test_the_distinct_rows_are_numpys(width, count, values, dtype, seed):
+    # The middle case's rows of bytes sorted by 64-bit words: the same distinct rows, in the
+    # same order, and the same inverse as numpy's unique by rows (few values, so many repeats).
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, min(values, np.iinfo(dtype).max + 1), size=(count, width)).astype(dtype)
+    distinct, where = split_module._distinct_rows(rows)
+    expected, inverse = np.unique(rows, axis=0, return_inverse=True)
+    assert distinct.dtype == rows.dtype
+    assert distinct.tolist() == expected.tolist()
+    assert where.tolist() == inverse.ravel().tolist()

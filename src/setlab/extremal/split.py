@@ -743,7 +743,7 @@ def middle_types(
     []
     """
     found = _middle_pencils(properties, cards, t, most, most_below, value, split_most)
-    return [_quadruple(row) for row in np.unique(found[:, :12], axis=0)]
+    return [_quadruple(row) for row in _distinct_rows(found[:, :12])[0]]
 
 
 def middle_patterns(
@@ -866,9 +866,9 @@ def middle_cells(
     found = _middle_pencils(properties, cards, t, most, most_below, value, split_most)
     tables = _tables(properties, cards, most, most_below, split_most)
     held = cells_bound(found[:, 12:], tables, value + 1)
-    sizes, where = np.unique(found[:, :12], axis=0, return_inverse=True)
+    sizes, where = _distinct_rows(found[:, :12])
     most_held = np.zeros(len(sizes), dtype=np.int64)
-    np.maximum.at(most_held, where.ravel(), held)
+    np.maximum.at(most_held, where, held)
     out: dict[tuple[tuple[int, ...], ...], int] = {}
     for row, value_held in zip(sizes, most_held.tolist(), strict=True):
         kinds = _kinds(_quadruple(row))
@@ -1021,8 +1021,41 @@ def _enumerate_middle(cards: int, t: int, value: int, tables: tuple[np.ndarray, 
             if count >= 0:
                 break
             out = np.zeros((2 * len(out), 21), dtype=np.int64)
-        found.append(np.unique(out[:count].astype(small), axis=0))
+        found.append(_distinct_rows(out[:count].astype(small))[0])
     return np.concatenate(found)
+
+
+def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(rows, axis=0, return_inverse=True)``: the distinct rows in lexicographic
+    order and where each row went, sooner for rows of bytes (as the middle case keeps them).
+
+    A row of bytes, padded with zeros and read as big-endian 64-bit words, sorts as the bytes
+    do, so the rows are sorted by their few words. numpy sorts them as records of single bytes,
+    some ten times as slowly (a million rows of 12 bytes, the middle case's class types: 1.9 s
+    against 0.17 s; of 21 bytes, types and cells: 2.7 s against 0.47 s), and n = 154 of AG(5,3)
+    spent 27 s of its split there (438 s under a profiler).
+
+    Examples
+    --------
+    >>> rows = np.array([[2, 0], [1, 9], [2, 0], [1, 3]], dtype=np.uint8)
+    >>> distinct, where = _distinct_rows(rows)
+    >>> distinct.tolist(), where.tolist()
+    ([[1, 3], [1, 9], [2, 0]], [2, 1, 2, 0])
+    """
+    if rows.dtype != np.uint8:  # sizes past 255 (P >= 7): numpy's own
+        distinct, where = np.unique(rows, axis=0, return_inverse=True)
+        return distinct, where.ravel()
+    count, width = rows.shape
+    padded = np.zeros((count, -(-width // 8) * 8), dtype=np.uint8)
+    padded[:, :width] = rows
+    words = padded.view(">u8")
+    order = np.lexsort(words.T[::-1])  # the first word the primary key
+    ordered = words[order]
+    first = np.ones(count, dtype=bool)  # the first of its run of equal rows
+    first[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    where = np.empty(count, dtype=np.intp)
+    where[order] = np.cumsum(first) - 1
+    return rows[order[first]], where
 
 
 # The walk of split_upper_bound meets the same middle case again and again: each top the
