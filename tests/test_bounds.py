@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from setlab.errors import SetlabError
 from setlab.extremal.bounds import (
+    _solve_integer,
     max_upper_bound,
     prove_max_bound,
     prove_min_bound,
@@ -254,6 +255,28 @@ def test_min_bound_and_complement():
     assert record is not None and verify_max_bound(record)
     assert record["claim"] == "min >= 9"
     assert prove_max_bound(4, 27, 343, PAPER_TABLE_3) is not None  # 351 - 343 < 9
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(9, 30), st.integers(0, 60))
+def test_highs_verdict_on_the_integer_program_is_its_branch_and_bounds(cards, sets):
+    # The record's HiGHS verdict comes from the LP relaxation where that has no solution, else
+    # from the integer program: either way the integer program's own status.
+    program = slice_program(4, cards, sets, sets + 3, PAPER_TABLE_3)
+    assert _solve_integer("highs", program)[0] == solve_highs(program)[0]
+
+
+def test_a_relaxation_with_a_solution_leaves_highs_to_branch(monkeypatch):
+    asked = []
+
+    def stub(program, sense=0, relaxed=False, seconds=None):
+        asked.append(relaxed)
+        return ("feasible" if relaxed else "infeasible"), None, 0.5
+
+    monkeypatch.setattr("setlab.extremal.bounds.solve_highs", stub)
+    program = slice_program(4, 12, 14, 14, PAPER_TABLE_3)
+    assert _solve_integer("highs", program) == ("infeasible", None, 1.0)
+    assert asked == [True, False]
 
 
 def test_two_solvers_agree_on_feasible_models():

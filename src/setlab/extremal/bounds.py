@@ -524,8 +524,38 @@ def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> A
 _SOLVERS = {"highs": solve_highs, "cp-sat": solve_cpsat}
 
 
+def _solve_integer(name: str, program: SliceProgram) -> tuple[str, int | None, float]:
+    """One solver's verdict on the integer program, HiGHS's from the LP relaxation first: a
+    relaxation with no solution leaves the integer program none, and HiGHS finds that sooner
+    than its integer solve does (the record of n = 157 of AG(5,3): 311 of its 362 programs have
+    no relaxed solution, 1.8 s as LPs against 5.1 s as integer programs). Where the relaxation
+    has a solution, HiGHS solves the integer program.
+
+    Examples
+    --------
+    >>> program = slice_program(4, 10, 13, 15, {9: 12})
+    >>> _solve_integer("highs", program)[0], _solve_integer("cp-sat", program)[0]
+    ('infeasible', 'infeasible')
+    """
+    if name != "highs":
+        return _SOLVERS[name](program)
+    status, _, first = solve_highs(program, relaxed=True)
+    if status == "infeasible":
+        return status, None, first
+    status, found, elapsed = solve_highs(program)
+    return status, found, first + elapsed
+
+
 def _versions() -> dict[str, str]:
-    return {"scipy": version("scipy"), "ortools": version("ortools"), "setlab": version("setlab")}
+    """The solvers' and setlab's versions, as each record names them (a new dict each time)."""
+    return dict(_installed())
+
+
+@functools.cache
+def _installed() -> tuple[tuple[str, str], ...]:
+    """The versions of scipy, ortools and setlab, read once a process: reading a package's
+    metadata takes some 6 ms, and n = 154 of AG(5,3) builds 1,746 records (11 s of its split)."""
+    return tuple((name, version(name)) for name in ("scipy", "ortools", "setlab"))
 
 
 def _refute_range(
@@ -570,8 +600,8 @@ def _refute_range(
     if mps_path:
         write_mps(program, mps_path)
     statuses, seconds = {}, {}
-    for name, solve in _SOLVERS.items():
-        status, _, elapsed = solve(program)
+    for name in _SOLVERS:
+        status, _, elapsed = _solve_integer(name, program)
         statuses[name], seconds[name] = status, round(elapsed, 4)
         if status != "infeasible":
             return None
@@ -706,7 +736,7 @@ def _check_range_record(record: dict) -> bool:
     if program.digest() != record["model_sha256"]:
         return False
     other = "cp-sat" if record.get("found_by") == "highs" else "highs"
-    return _SOLVERS[other](program)[0] == "infeasible"
+    return _solve_integer(other, program)[0] == "infeasible"
 
 
 def verify_max_bound(
