@@ -259,7 +259,7 @@ def test_min_bound_and_complement():
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(9, 30), st.integers(0, 60))
-def test_highs_verdict_on_the_integer_program_is_its_branch_and_bounds(cards, sets):
+def test_highs_verdict_agrees_with_its_integer_solve(cards, sets):
     # The record's HiGHS verdict comes from the LP relaxation where that has no solution, else
     # from the integer program: either way the integer program's own status.
     program = slice_program(4, cards, sets, sets + 3, PAPER_TABLE_3)
