@@ -266,17 +266,21 @@ def test_highs_verdict_agrees_with_its_integer_solve(cards, sets):
     assert _solve_integer("highs", program)[0] == solve_highs(program)[0]
 
 
-def test_a_relaxation_with_a_solution_leaves_highs_to_branch(monkeypatch):
+@pytest.mark.parametrize("relaxation, asked_for", [("feasible", [True, False]),
+                                                   ("infeasible", [True])])
+def test_highs_branches_only_where_the_relaxation_has_a_solution(
+    monkeypatch, relaxation, asked_for
+):
     asked = []
 
     def stub(program, sense=0, relaxed=False, seconds=None):
         asked.append(relaxed)
-        return ("feasible" if relaxed else "infeasible"), None, 0.5
+        return (relaxation if relaxed else "infeasible"), None, 0.5
 
     monkeypatch.setattr("setlab.extremal.bounds.solve_highs", stub)
     program = slice_program(4, 12, 14, 14, PAPER_TABLE_3)
-    assert _solve_integer("highs", program) == ("infeasible", None, 1.0)
-    assert asked == [True, False]
+    assert _solve_integer("highs", program) == ("infeasible", None, 0.5 * len(asked_for))
+    assert asked == asked_for
 
 
 def test_two_solvers_agree_on_feasible_models():
