@@ -148,7 +148,8 @@ def split_certificate(result: Result) -> dict[str, Any] | None:
     wanted = {(int(e["count"][1]) + 1, int(e["count"][0]), int(e["ceiling"]), int(e["meeting"]),
                e.get("sets")) for e in entries if e.get("count")}  # fmt: skip
     for *key, sets in sorted(wanted, key=lambda key: (*key[:4], key[4] or 0)):
-        found = arrangement_certificate(properties, *key, cards, sets)  # (k, low, high, meeting)
+        found = arrangement_certificate(properties, *key, cards, sets,  # (k, low, high, meeting)
+                                        complement=sets is not None)  # fmt: skip
         if found is None:
             return None
         arrangements.append(found)

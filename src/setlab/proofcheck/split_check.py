@@ -113,6 +113,33 @@ different classes, each holding h..c points of S and every two sharing sigma, fi
   number the sum of a_r / 2, with three the sum of b_r / 3, and a_r / 2 + b_r / 3 <= a / 2 +
   (m - 1 - a) / 6 with a = min(q(r), m - 1). So, times 6: the sum over the points r off F of
   (6 p(r) + 2 a + m - 1) s_r is at least 6 (sets - L(F)).
+- The lines left out. With "sets", an arrangement may carry a "complement" certificate instead
+  of multipliers. T, the points off S (t = 3^P - n), avoids F; hyperplane i's points off F
+  (its *piece*) hold 3^(P-1) - c to 3^(P-1) - h of T, the pieces are disjoint, and the points
+  off all k hyperplanes (the *rest*) hold the others. Each point lies on lambda = (3^P - 1)/2
+  lines and every two on one, so L(S) = N - lambda t + C(t, 2) - L(T) (N lines in all): S holds
+  sets lines only if L(T) <= N - lambda t + C(t, 2) - sets, the budget. The certificate shows
+  L(T) above it.
+  "fibres" (rank r of the basis form, P - r = 1 or 2): the groups are unions of the fibres
+  {v} x AG(P-r,3), v in AG(r,3). A line lies in a fibre or meets three over a line {u, v, w}
+  of AG(r,3), its fibre parts adding to 0; so with t_v the points of T in fibre v,
+  L(T) >= sum_v m(t_v) + sum over those lines of r(t_u, t_v, t_w), m the fewest lines among
+  t_v points of AG(P-r,3) and r the fewest (x, y, z) in sets of those sizes with x + y + z = 0
+  (both read here from every subset; fibres of F hold no point of T, so only lines of three
+  free fibres count). Rows over the free fibres: the sum is t, each piece's count in its
+  range. A tree splits a box of the t_v at [fibre, cut]; each leaf gives integer y (a row's
+  sign: >= 0 for "at least", <= 0 for "at most") and for each such line three lists phi over
+  its fibres' values in the box with scale * r(a, b, c) >= phi_u(a) + phi_v(b) + phi_w(c).
+  Then for t in the box meeting the rows, scale * L(T) >= sum_v (scale m(t_v) + the phi at
+  t_v) >= sum_v min over the box of (scale m(k) + phi(k) - (sum_j y_j a_jv) k) + y . b, which
+  must be above scale times the budget.
+  "local": structures Q_j (3 to 20 points off F); a line inside some Q_j weighs 1/m in each
+  of the m that hold it. For every subset X of Q_j, scale times X's weighted lines is at least
+  sum_g lambda_jg |X ∩ g| + beta_j (g the pieces and the rest; every subset read). The weights
+  of a line add up to 1, so scale * L(T) >= sum_j (lambda_j . counts of T ∩ Q_j + beta_j) =
+  sum over T of Lambda(x) + sum_j beta_j, Lambda(x) the lambda of x's group summed over the
+  Q_j holding x; its least over T (the smallest Lambda of each group, as many as the group
+  may hold, the counts adding up to t) must be above scale times the budget.
 
 M_{P-1}, M_{P-2}: the cited proven maxima, else the degree bound (a point of k lies on at most
 floor((k-1)/2) lines; and the complement identity with an empty complement).
@@ -881,6 +908,228 @@ def _hyperplanes(p: int) -> np.ndarray:
                     dtype=np.int64)  # fmt: skip
 
 
+def _fewest_in_space(d: int) -> list[int]:
+    """m(k): the fewest lines among k points of AG(d,3), every subset read (d <= 2)."""
+    points = _points(d)
+    size = len(points)
+    lines = [(x, y, z) for x, y in itertools.combinations(range(size), 2)
+             for z in [int(_index(-(points[x] + points[y])))] if z > y]  # fmt: skip
+    fewest = [10**9] * (size + 1)
+    for chosen in range(1 << size):
+        held = sum(1 for x, y, z in lines if chosen >> x & chosen >> y & chosen >> z & 1)
+        k = bin(chosen).count("1")
+        fewest[k] = min(fewest[k], held)
+    return fewest
+
+
+def _fewest_solutions(d: int) -> np.ndarray:
+    """r(a, b, c): the fewest (x, y, z) in A x B x C with x + y + z = 0 over sets of a, b, c
+    points of AG(d,3) (d <= 2), every A and B read: for each z the pairs of A x B it closes,
+    and C the c points closing fewest."""
+    points = _points(d)
+    size = len(points)
+    subsets = (np.arange(1 << size)[:, None] >> np.arange(size)[None, :]) & 1  # (2^N, N)
+    closing = np.zeros((1 << size, 1 << size, size), dtype=np.int64)
+    for z in range(size):
+        partner = _index(-(points + points[z]))  # y = -(x + z) for each x
+        closing[:, :, z] = subsets @ subsets[:, partner].T
+    ordered = np.sort(closing, axis=2).cumsum(axis=2)
+    sizes = subsets.sum(axis=1)
+    table = np.full((size + 1,) * 3, 10**9, dtype=np.int64)
+    table[:, :, 0] = 0
+    for a in range(size + 1):
+        for b in range(size + 1):
+            pick = ordered[np.ix_(sizes == a, sizes == b)].reshape(-1, size)
+            table[a, b, 1:] = pick.min(axis=0)
+    return table
+
+
+def _complement_shape(p: int, planes: np.ndarray, low: int, high: int, n: int) -> tuple:
+    """T = the complement of S: each point's group (hyperplane i off the meetings, k off all
+    of them, -1 on a meeting), each group's count range, |T| and T's most lines when S holds
+    ``sets``: N - lambda t + C(t, 2) - sets (returned without the sets)."""
+    points = _points(p)
+    k = len(planes)
+    inside = np.array([(points @ row[:p]) % 3 == row[p] % 3 for row in planes])
+    meets = np.zeros(len(points), dtype=bool)
+    for i, j in itertools.combinations(range(k), 2):
+        meets |= inside[i] & inside[j]
+    group = np.full(len(points), k, dtype=np.int64)
+    for i in range(k):
+        group[inside[i]] = i
+    group[meets] = -1
+    plane, t = 3 ** (p - 1), 3**p - n
+    counts = [(plane - high, plane - low)] * k
+    counts.append((t - k * (plane - low), t - k * (plane - high)))
+    per_point = (3**p - 1) // 2
+    return group, counts, t, 3**p * per_point // 3 - per_point * t + comb(t, 2)
+
+
+def _fibre_errors(p: int, r: int, group: np.ndarray, counts: list, t: int, budget: int,
+                  certificate: dict) -> list[str]:  # fmt: skip
+    """Errors of a "fibres" certificate (module docstring, "The lines left out"): the free
+    fibres in order, the lines of three of them as sorted triples of their positions in order,
+    the rows the sum then each piece at least and at most."""
+    d = p - r
+    if not 1 <= d <= 2:
+        return [f"fibres of dimension {d} are not checked here"]
+    width = 3**d
+    fibres = group.reshape(-1, width)
+    if (fibres != fibres[:, :1]).any():
+        return ["the groups are not unions of fibres"]
+    free = np.flatnonzero(fibres[:, 0] >= 0)
+    where = {int(v): i for i, v in enumerate(free.tolist())}
+    image = _points(r)
+    lines = []
+    for i, u in enumerate(free.tolist()):
+        for v in free.tolist()[i + 1:]:
+            w = int(_index(-(image[u] + image[v])))
+            if w > v and w in where:
+                lines.append((where[u], where[v], where[w]))
+    lines.sort()
+    kinds = fibres[free, 0]
+    rows = [(np.ones(len(free), dtype=np.int64), 0, t)]
+    for i in range(len(counts) - 1):
+        rows.append(((kinds == i).astype(np.int64), 1, counts[i][0]))
+        rows.append(((kinds == i).astype(np.int64), -1, counts[i][1]))
+    fewest = np.array(_fewest_in_space(d), dtype=object)
+    solutions = _fewest_solutions(d).astype(object)
+    try:
+        scale = int(certificate["scale"])
+    except (KeyError, TypeError, ValueError):
+        return ["a fibres certificate needs a scale"]
+    if scale < 1:
+        return ["a fibres certificate needs a positive scale"]
+    stack = [(certificate.get("tree"), [(0, width)] * len(free))]
+    while stack:
+        node, box = stack.pop()
+        if not isinstance(node, dict):
+            return ["a fibres tree node is not an object"]
+        if "split" in node:
+            try:
+                x, cut = (int(v) for v in node["split"])
+            except (TypeError, ValueError):
+                return ["a fibres split needs [fibre, cut]"]
+            if not (0 <= x < len(free) and box[x][0] <= cut < box[x][1]):
+                return [f"a fibres split [{x}, {cut}] is outside its box"]
+            low_box, high_box = list(box), list(box)
+            low_box[x], high_box[x] = (box[x][0], cut), (cut + 1, box[x][1])
+            stack += [(node.get("low"), low_box), (node.get("high"), high_box)]
+            continue
+        try:
+            y = [int(v) for v in node["rows"]]
+            parts = [[[int(v) for v in part] for part in line] for line in node["lines"]]
+        except (KeyError, TypeError, ValueError):
+            return ["a fibres leaf needs rows and lines"]
+        if len(y) != len(rows) or len(parts) != len(lines):
+            return ["a fibres leaf has the wrong number of rows or lines"]
+        if any(value * sense < 0 for value, (_, sense, _) in zip(y, rows, strict=True)):
+            return ["a fibres leaf has a multiplier of the wrong sign"]
+        spans = [range(lo, hi + 1) for lo, hi in box]
+        share = [np.array([scale * fewest[k] for k in span], dtype=object) for span in spans]
+        for (u, v, w), phi in zip(lines, parts, strict=True):
+            if len(phi) != 3 or [len(q) for q in phi] != [len(spans[u]), len(spans[v]),
+                                                          len(spans[w])]:  # fmt: skip
+                return ["a fibres leaf's line parts do not fit the box"]
+            first, second, third = (np.array(q, dtype=object) for q in phi)
+            cube = solutions[np.ix_(spans[u], spans[v], spans[w])] * scale
+            if (cube < first[:, None, None] + second[None, :, None] + third[None, None, :]).any():
+                return [f"a fibres leaf's line {u, v, w} is above its fewest solutions"]
+            share[u], share[v], share[w] = share[u] + first, share[v] + second, share[w] + third
+        bound = sum(value * b for value, (_, _, b) in zip(y, rows, strict=True))
+        for x, span in enumerate(spans):
+            slope = sum(value * int(a[x]) for value, (a, _, _) in zip(y, rows, strict=True))
+            bound += min(share[x][i] - slope * k for i, k in enumerate(span))
+        if not bound > scale * budget:
+            return [f"a fibres leaf bounds the lines left out by {bound}/{scale}, not above "
+                    f"{budget}"]  # fmt: skip
+    return []
+
+
+def _local_errors(p: int, group: np.ndarray, counts: list, t: int, budget: int,
+                  certificate: dict) -> list[str]:  # fmt: skip
+    """Errors of a "local" certificate (module docstring, "The lines left out")."""
+    try:
+        scale = int(certificate["scale"])
+        structures = [([int(c) for c in e["cards"]], [int(v) for v in e["multipliers"]],
+                       int(e["constant"])) for e in certificate["structures"]]  # fmt: skip
+    except (KeyError, TypeError, ValueError):
+        return ["a local certificate needs a scale and structures"]
+    if scale < 1 or not structures:
+        return ["a local certificate needs a positive scale and structures"]
+    third = _thirds(p)
+    holding: dict[tuple, int] = {}
+    inside = []
+    for cards, multipliers, _ in structures:
+        if (len(set(cards)) != len(cards) or not 3 <= len(cards) <= 20
+                or any(not 0 <= c < 3**p or group[c] < 0 for c in cards)
+                or len(multipliers) != len(counts)):  # fmt: skip
+            return ["a local structure needs 3 to 20 distinct points off the meetings"]
+        here = set(cards)
+        pairs = itertools.combinations(cards, 2)
+        found = {tuple(sorted((x, y, int(third[x, y])))) for x, y in pairs
+                 if int(third[x, y]) in here}  # fmt: skip
+        inside.append(sorted(found))
+        for line in found:
+            holding[line] = holding.get(line, 0) + 1
+    common = 1
+    for m in holding.values():
+        common = common * m // np.gcd(common, m)
+    share = np.zeros(3**p, dtype=object)
+    constants = 0
+    for (cards, multipliers, constant), found in zip(structures, inside, strict=True):
+        index = {c: i for i, c in enumerate(cards)}
+        subsets = np.arange(1 << len(cards), dtype=np.int64)
+        weighed = np.zeros(len(subsets), dtype=np.int64)  # common times the weighted lines
+        for line in found:
+            x, y, z = (index[c] for c in line)
+            held = (subsets >> x) & (subsets >> y) & (subsets >> z) & 1
+            weighed += held * (common // holding[line])
+        right = np.full(len(subsets), constant, dtype=np.int64)
+        for i, c in enumerate(cards):
+            right += ((subsets >> i) & 1) * multipliers[group[c]]
+        if (scale * weighed < common * right).any():
+            return ["a local structure's subset holds fewer weighted lines than its bound"]
+        for c in cards:
+            share[c] += multipliers[group[c]]
+        constants += constant
+    # the least sum of share over T: per group the n_g smallest, the n_g adding up to t
+    best = {0: 0}
+    for g, (least, most) in enumerate(counts):
+        values = sorted(share[group == g].tolist())
+        prefix = [0]
+        for v in values:
+            prefix.append(prefix[-1] + v)
+        step: dict[int, int] = {}
+        for taken, value in best.items():
+            for m in range(max(least, 0), min(most, len(values)) + 1):
+                key = taken + m
+                if key <= t and (key not in step or value + prefix[m] < step[key]):
+                    step[key] = value + prefix[m]
+        best = step
+    if t not in best:
+        return []  # no T has these counts: nothing to bound
+    if not best[t] + constants > scale * budget:
+        return [f"a local certificate bounds the lines left out by {best[t] + constants}/"
+                f"{scale}, not above {budget}"]  # fmt: skip
+    return []
+
+
+def _complement_errors(p: int, r: int, planes: np.ndarray, low: int, high: int, n: int,
+                       sets: int, certificate: dict) -> list[str]:  # fmt: skip
+    """Errors of one arrangement's "complement" certificate: the lines left out by S (module
+    docstring) are more than S holding ``sets`` lines allows."""
+    group, counts, t, constant = _complement_shape(p, planes, low, high, n)
+    budget = constant - sets
+    if not isinstance(certificate, dict):
+        return ["a complement certificate is not an object"]
+    if certificate.get("kind") == "fibres":
+        return _fibre_errors(p, r, group, counts, t, budget, certificate)
+    if certificate.get("kind") == "local":
+        return _local_errors(p, group, counts, t, budget, certificate)
+    return [f"a complement certificate of kind {certificate.get('kind')!r} is not checked here"]
+
+
 def _arrangement_errors(p: int, entry: dict) -> list[str]:
     """Errors of one "arrangements" certificate (the module docstring's count of big
     classes): every listed arrangement refuted, the orbits complete."""
@@ -902,7 +1151,9 @@ def _arrangement_errors(p: int, entry: dict) -> list[str]:
     for item in listed:
         try:
             planes = np.array(item["planes"], dtype=np.int64).reshape(k, p + 1)
-            y = np.array([int(v) for v in item["multipliers"]], dtype=np.int64)
+            left_out = item.get("complement")
+            y = (None if left_out is not None
+                 else np.array([int(v) for v in item["multipliers"]], dtype=np.int64))  # fmt: skip
         except (KeyError, TypeError, ValueError, OverflowError):
             return ["an arrangement needs k planes [xi..., e] and integer multipliers"]
         normals, offsets = planes[:, :p] % 3, planes[:, p] % 3
@@ -927,10 +1178,15 @@ def _arrangement_errors(p: int, entry: dict) -> list[str]:
             rows = np.vstack([rows, every, weights[None, :]])
             b = np.concatenate([b, np.full(len(every), high), [right]])
             sense = np.concatenate([sense, np.full(len(every), -1), [1]])
-        if len(y) != len(b) or (y * sense < 0).any() or np.abs(y).max(initial=0) > 10**9:
+        if y is None:  # the lines its complement must hold instead of the multipliers
+            if sets is None:
+                return [f"arrangement {planes.tolist()}: a complement certificate needs sets"]
+            errors = _complement_errors(p, r, planes, low, high, n, sets, left_out)
+            if errors:
+                return [f"arrangement {planes.tolist()}: {errors[0]}"]
+        elif len(y) != len(b) or (y * sense < 0).any() or np.abs(y).max(initial=0) > 10**9:
             return [f"arrangement {planes.tolist()}: multipliers of the wrong sign or size"]
-        g = y @ rows
-        if not int(g[g > 0].sum()) < int(y @ b):
+        elif not int((y @ rows)[y @ rows > 0].sum()) < int(y @ b):
             return [f"arrangement {planes.tolist()}: the multipliers reach no contradiction"]
         # its orbit under the signed permutations of the first r coordinates
         group = _signed_permutations(r)
