@@ -908,8 +908,10 @@ def _hyperplanes(p: int) -> np.ndarray:
                     dtype=np.int64)  # fmt: skip
 
 
+@functools.cache
 def _fewest_in_space(d: int) -> list[int]:
-    """m(k): the fewest lines among k points of AG(d,3), every subset read (d <= 2)."""
+    """m(k): the fewest lines among k points of AG(d,3), every subset read (d <= 2). Cached:
+    callers must not change it."""
     points = _points(d)
     size = len(points)
     lines = [(x, y, z) for x, y in itertools.combinations(range(size), 2)
@@ -922,10 +924,11 @@ def _fewest_in_space(d: int) -> list[int]:
     return fewest
 
 
+@functools.cache
 def _fewest_solutions(d: int) -> np.ndarray:
     """r(a, b, c): the fewest (x, y, z) in A x B x C with x + y + z = 0 over sets of a, b, c
     points of AG(d,3) (d <= 2), every A and B read: for each z the pairs of A x B it closes,
-    and C the c points closing fewest."""
+    and C the c points closing fewest. Cached: callers must not change it."""
     points = _points(d)
     size = len(points)
     subsets = (np.arange(1 << size)[:, None] >> np.arange(size)[None, :]) & 1  # (2^N, N)
