@@ -21,21 +21,9 @@ from setlab.extremal.complement_lines import (
     complement_shape,
     local_certificate,
 )
+from test_arrangements import lines_of, points
 
 split_check = standalone.load(standalone.ROOT / "src" / "setlab" / "proofcheck" / "split_check.py")
-
-
-def points(p: int) -> np.ndarray:
-    return np.array(list(itertools.product(range(3), repeat=p)))
-
-
-def lines_among(board: np.ndarray, p: int) -> int:
-    """The lines inside the marked points, by a plain loop over pairs (each line three times)."""
-    marked = [tuple(v) for v, m in zip(points(p).tolist(), board.tolist(), strict=True) if m]
-    have = set(marked)
-    thirds = sum(tuple(-(a + b) % 3 for a, b in zip(x, y, strict=True)) in have
-                 for x, y in itertools.combinations(marked, 2))  # fmt: skip
-    return thirds // 3
 
 
 def plain_lines(p: int) -> np.ndarray:
@@ -86,7 +74,7 @@ def test_the_budget_is_the_complement_identity(seed: int, pk: tuple) -> None:
     shape = complement_shape(p, planes, 0, 3 ** (p - 1), 3**p)  # counts do not matter here
     board = (shape.group < 0) | np.array([rng.random() < 0.6 for _ in range(3**p)])
     shape = complement_shape(p, planes, 0, 3 ** (p - 1), int(board.sum()))
-    assert lines_among(board, p) == shape.constant - lines_among(~board, p)
+    assert lines_of(board, p) == shape.constant - lines_of(~board, p)
 
 
 # Small shapes where every T can be read: fibres of one line (rank 2 in AG(3,3)) and of one
