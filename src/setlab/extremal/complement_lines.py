@@ -145,12 +145,13 @@ def complement_shape(
 
 @functools.cache
 def _fewest_lines(dim: int) -> tuple[int, ...]:
-    """m(k): the fewest lines among k cards of AG(dim,3), k = 0..3^dim, by every subset."""
+    """m(k): the fewest lines among k cards of AG(dim,3), k = 0..3^dim, by every subset
+    (dim 1 or 2: the fibres of ranks P - 1 and P - 2)."""
     size = deck_size(dim)
     fewest = [math.inf] * (size + 1)
     for chosen in range(1 << size):
         board = [c for c in range(size) if chosen >> c & 1]
-        fewest[len(board)] = min(fewest[len(board)], count_sets(board, dim) if dim else 0)
+        fewest[len(board)] = min(fewest[len(board)], count_sets(board, dim))
     return tuple(int(v) for v in fewest)
 
 
@@ -192,7 +193,7 @@ def _fibres(shape: Shape) -> _Fibres:
     image = digits(r).astype(np.int64)
     lines = []
     for u, v in itertools.combinations(free.tolist(), 2):
-        w = int(indices_of(-(image[u] + image[v]))) if r else 0
+        w = int(indices_of(-(image[u] + image[v])))
         if w > v and position[w] >= 0:
             lines.append((position[u], position[v], position[w]))
     groups = fibre_group[free]
