@@ -248,7 +248,16 @@ def test_the_checkers_subsets_by_lines_hold_every_subset_once_with_its_lines(d, 
     levels = split_check._by_lines(3**d, c, split_check._lines(d))
     counts = [count for count, _ in levels]
     assert counts == sorted(set(counts), reverse=True)  # the most lines first, each level once
-    seen = [(tuple(int(x) for x in row), count) for count, rows in levels for row in rows]
+    seen = [(tuple(x for x in range(3**d) if mask >> x & 1), count)
+            for count, masks in levels for mask in masks.tolist()]  # fmt: skip
     assert sorted(subset for subset, _ in seen) == list(itertools.combinations(range(3**d), c))
     for subset, count in seen:
         assert count == sum(set(t) <= set(subset) for t in triples)
+
+
+def test_the_checkers_sums_by_mask_add_the_values_at_each_masks_bits():
+    values = np.array([3, 0, 5, 1, 7])
+    sums = split_check._sums_by_mask(values)
+    assert len(sums) == 2 ** len(values)
+    for mask in range(len(sums)):
+        assert sums[mask] == sum(v for j, v in enumerate(values) if mask >> j & 1)

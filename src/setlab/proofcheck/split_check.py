@@ -567,42 +567,50 @@ def _largest(values: np.ndarray, c: int) -> np.ndarray:
 
 def _by_lines(size: int, c: int, lines: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """Every c-subset of AG(d,3) (``size`` = 3^d points, ``lines`` its lines) once, grouped by
-    the number of lines inside it: (l, the subsets with l lines as rows of points), the most
-    lines first.
+    the number of lines inside it: (l, the subsets with l lines as bit masks), the most lines
+    first.
 
     The subsets grow one point at a time, each new point x above all before it, so each subset
     is made once; x joins only where c - k - 1 larger points remain after it (k points before).
-    Each subset keeps its points as a bit mask, and x adds the lines {q, r, x} with q and r
-    already in: the lines through x as masks of their other two points, tested on the mask.
-    The last level goes to its groups piece by piece (C(27, 13) rows are 260 MB as int8)."""
+    Each subset is its bit mask (d <= 3: 27 bits) with its largest point, and x adds the lines
+    {q, r, x} with q and r already in: the lines through x as masks of their other two points,
+    tested on the mask. C(27, 13) subsets are 80 MB as masks."""
     through: list[list[int]] = [[] for _ in range(size)]  # per x: {q, r} of each line {q, r, x}
     for line in np.asarray(lines).tolist():
         for x in line:
             through[x].append(sum(1 << q for q in line if q != x))
-    rows = np.zeros((1, 0), dtype=np.int8)
-    masks, counts = np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int16)  # d <= 3: 27 bits
-    groups: dict[int, list[np.ndarray]] = {0: [rows]} if c == 0 else {}
+    masks, counts = np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int16)
+    last = np.full(1, -1, dtype=np.int8)
+    groups: dict[int, list[np.ndarray]] = {0: [masks]} if c == 0 else {}
     for k in range(c):
-        last = rows[:, -1] if k else np.full(1, -1, dtype=np.int8)
         pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        for start in range(0, len(rows), 1 << 18):  # a chunk of the k-subsets at a time
+        for start in range(0, len(masks), 1 << 18):  # a chunk of the k-subsets at a time
             part = slice(start, start + (1 << 18))
             for x in range(k, size - c + k + 1):
                 keep = last[part] < x
                 mine, count = masks[part][keep], counts[part][keep]
                 for pair in through[x]:
                     count += (mine & pair) == pair
-                grown = np.hstack([rows[part][keep], np.full((len(mine), 1), x, dtype=np.int8)])
+                mine |= 1 << x
                 if k + 1 < c:
-                    pieces.append((grown, mine | (1 << x), count))
+                    pieces.append((mine, count, np.full(len(mine), x, dtype=np.int8)))
                     continue
                 for lines_in in np.unique(count).tolist():
-                    groups.setdefault(lines_in, []).append(grown[count == lines_in])
+                    groups.setdefault(lines_in, []).append(mine[count == lines_in])
         if pieces:
-            rows, masks, counts = (np.concatenate(field) for field in zip(*pieces, strict=True))
+            masks, counts, last = (np.concatenate(field) for field in zip(*pieces, strict=True))
         del pieces
-    del rows, masks, counts
+    del masks, counts, last
     return [(count, np.concatenate(groups.pop(count))) for count in sorted(groups, reverse=True)]
+
+
+def _sums_by_mask(values: np.ndarray) -> np.ndarray:
+    """The sum of ``values`` over each subset of their positions, indexed by its bit mask (the
+    subsets with position j are those without it, shifted by 2^j)."""
+    sums = np.zeros(1, dtype=np.int32)
+    for value in values.tolist():
+        sums = np.concatenate([sums, sums + value])
+    return sums
 
 
 class _Search:
@@ -646,17 +654,21 @@ class _Search:
         """The most I(C) + (r_B summed over C) among the c-subsets C where it passes ``floor``,
         else ``floor``. The subsets are read by their number of lines l, the most first: every
         C of l lines or fewer gives at most l + (the c largest r_B), so the reading stops at the
-        first l where that does not pass the best so far."""
+        first l where that does not pass the best so far. A subset's sum of r_B is read from two
+        tables, one per half of the points, at the two halves of its mask."""
         key = ("every_c", self.c)
-        if key not in self.shared:  # one c kept at a time: C(27, 11) rows are 143 MB as int8
+        if key not in self.shared:  # one c kept at a time
             for old in [k for k in self.shared if isinstance(k, tuple)]:
                 del self.shared[old]
             self.shared[key] = _by_lines(self.size, self.c, self.lines)
         best, top = floor, int(_largest(r_b[None, :], self.c)[0])
-        for lines, rows in self.shared[key]:
+        half = (self.size + 1) // 2
+        low, high = _sums_by_mask(r_b[:half]), _sums_by_mask(r_b[half:])
+        for lines, masks in self.shared[key]:
             if lines + top <= best:
                 break
-            best = max(best, lines + int(r_b[rows].sum(axis=1).max()))
+            sums = low[masks & ((1 << half) - 1)] + high[masks >> half]
+            best = max(best, lines + int(sums.max()))
         return best
 
     def run(self, first: int | None = None) -> None:
