@@ -412,6 +412,11 @@ def test_scheduler_local_overrides_the_environment(capsys, monkeypatch, tmp_path
     assert capsys.readouterr().out.startswith("M(4) = 1 ")
     assert main(["caps", "-p", "2", "--scheduler", "local", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["value"] == 4
+    out = str(tmp_path / "bundle")  # certify builds its slow certificates there too
+    assert "cannot reach the Dask scheduler" in refused(capsys, "certify", "-p", "2", "--out", out)
+    assert not (tmp_path / "bundle").exists()
+    assert main(["certify", "-p", "2", "--out", out, "--scheduler", "local"]) == 0
+    assert (tmp_path / "bundle" / "manifest.json").exists()
 
 
 def test_verify_and_certify_refuse_a_store_that_is_not_there_or_holds_nothing(

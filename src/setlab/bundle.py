@@ -29,6 +29,7 @@ from typing import Any
 from setlab.cards import check_properties, deck_size, vector_of
 from setlab.certificates import Key, citations
 from setlab.errors import SetlabError
+from setlab.executor import run_tasks
 from setlab.store import PROBLEMS, Result, Store
 
 __all__ = [
@@ -36,9 +37,11 @@ __all__ = [
     "CHECKED_MOST",
     "MINIMUM_CAP_METHOD",
     "PROGRAM_METHODS",
+    "SLOW_METHODS",
     "VALUED_CAP_METHOD",
     "BundleSummary",
     "program_certificate",
+    "slow_certificate",
     "split_certificate",
     "value_proof",
     "write_bundle",
@@ -81,7 +84,7 @@ class BundleSummary:
     caps: int = 0
 
 
-def program_certificate(result: Result, store: Store) -> dict[str, Any] | None:
+def program_certificate(result: Result) -> dict[str, Any] | None:
     """The exact certificate of a bound proven by a counting-identity program, or None.
 
     The program's LP relaxation (or, where it is feasible, a branching tree whose leaves are
@@ -98,7 +101,7 @@ def program_certificate(result: Result, store: Store) -> dict[str, Any] | None:
     >>> record = prove_max_bound(4, 10, 13, {9: 12})
     >>> _ = store.record_bound("maxsets", 4, 10, "max", 12, {"method": "bounds", "record": record},
     ...                        "bounds")
-    >>> program_certificate(store.get("maxsets", 4, 10), store)["kind"]
+    >>> program_certificate(store.get("maxsets", 4, 10))["kind"]
     'farkas'
     """
     from setlab.extremal.farkas import record_certificate  # SciPy: only for program proofs
@@ -181,11 +184,38 @@ def split_certificate(result: Result) -> dict[str, Any] | None:
     }
 
 
-def value_proof(result: Result, store: Store, level_file: dict[str, str]) -> dict[str, Any]:
+SLOW_METHODS = (*PROGRAM_METHODS, "split")
+"""Proof methods whose certificates are built from their records, seconds to minutes each:
+:func:`write_bundle` builds them side by side."""
+
+
+def slow_certificate(result: Result) -> dict[str, Any]:
+    """``{"certificate": ...}``: :func:`program_certificate` or :func:`split_certificate` of a
+    value proven by one of :data:`SLOW_METHODS` (top level, for a pool's workers).
+
+    Examples
+    --------
+    >>> from setlab.extremal.bounds import prove_max_bound
+    >>> store = Store(":memory:")
+    >>> record = prove_max_bound(4, 10, 13, {9: 12})
+    >>> _ = store.record_bound("maxsets", 4, 10, "max", 12, {"method": "bounds", "record": record},
+    ...                        "bounds")
+    >>> slow_certificate(store.get("maxsets", 4, 10))["certificate"]["kind"]
+    'farkas'
+    """
+    if (result.proof or {}).get("method") == "split":
+        return {"certificate": split_certificate(result)}
+    return {"certificate": program_certificate(result)}
+
+
+def value_proof(
+    result: Result, store: Store, level_file: dict[str, str], built: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The ``proof`` object of a value file: method, certificate, cited values.
 
     ``level_file`` maps a stored level's name to its file in the bundle (filled as levels are
-    met; :func:`write_bundle` writes them).
+    met; :func:`write_bundle` writes them). ``built``: the certificate of a program or split
+    proof, :func:`slow_certificate`'s ``{"certificate": ...}`` built ahead (else built here).
 
     Examples
     --------
@@ -237,11 +267,12 @@ def value_proof(result: Result, store: Store, level_file: dict[str, str]) -> dic
         return {
             "method": "farkas",
             "program": record.get("method"),
-            "certificate": program_certificate(result, store),
+            "certificate": (slow_certificate(result) if built is None else built)["certificate"],
             "cites": cites,
         }
     if method == "split":
-        return {"method": "split", "certificate": split_certificate(result), "cites": cites}
+        certificate = (slow_certificate(result) if built is None else built)["certificate"]
+        return {"method": "split", "certificate": certificate, "cites": cites}
     raise SetlabError(f"{_name(result)}: no bundle format for proof method {method!r}")
 
 
@@ -250,6 +281,8 @@ def write_bundle(
     properties: int,
     directory: str | os.PathLike[str],
     progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
 ) -> BundleSummary:
     """Write the proof bundle of every proven M(n), m(n) of AG(P,3) in ``store`` to ``directory``.
 
@@ -269,8 +302,13 @@ def write_bundle(
     directory
         Where the bundle goes.
     progress
-        Called as ``progress(done, total)`` after each value is written (certificates of
-        program proofs are built here; for P = 5 that takes minutes).
+        Called as ``progress(done, total)`` after each value's certificate is built or the
+        value is written (the certificates of program and split proofs are built first; for
+        P = 5 that takes minutes).
+    workers, scheduler
+        Processes building those side by side (default: :func:`~setlab.executor.default_workers`),
+        or the Dask scheduler whose cluster builds them instead (default ``$SETLAB_SCHEDULER``,
+        ``""`` for none), as in :func:`~setlab.executor.run_tasks`.
 
     Returns
     -------
@@ -303,8 +341,17 @@ def write_bundle(
         entries = []
         methods: dict[str, int] = {}
         missing = 0
-        for done, result in enumerate(results, 1):
-            proof = value_proof(result, store, level_file)
+        # The slow certificates first, side by side (a pool, or a Dask cluster); each reports
+        # progress as it is built, the rest as they are written.
+        slow = {str(i): (result,) for i, result in enumerate(results)
+                if (result.proof or {}).get("method") in SLOW_METHODS}  # fmt: skip
+        built = run_tasks(f"bundle certificates of P = {properties}", slow, slow_certificate,
+                          workers=workers if len(slow) > 1 else 1, scheduler=scheduler,
+                          progress=None if progress is None else
+                          lambda done, _: progress(done, len(results)))  # fmt: skip
+        written = len(built)
+        for i, result in enumerate(results):
+            proof = value_proof(result, store, level_file, built.get(str(i)))
             missing += proof["certificate"] is None
             methods[proof["method"]] = methods.get(proof["method"], 0) + 1
             letter = "M" if result.sense == "max" else "m"
@@ -323,8 +370,9 @@ def write_bundle(
             entries.append({"file": file, "properties": result.properties, "cards": result.cards,
                             "sense": result.sense, "value": result.value,
                             "method": proof["method"]})  # fmt: skip
-            if progress is not None:
-                progress(done, len(results))
+            if progress is not None and str(i) not in built:
+                written += 1
+                progress(written, len(results))
         for name, file in level_file.items():
             representatives = store.level(name)
             if representatives is None:

@@ -9,8 +9,10 @@ from setlab.bundle import write_bundle
 from setlab.cards import check_properties
 from setlab.cli.common import (
     add_properties,
+    add_scheduler,
     add_store,
     counted,
+    reach_scheduler,
     value_bar,
     writable_directory,
 )
@@ -31,6 +33,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_properties(parser)
     parser.add_argument("--out", metavar="DIR", required=True, help="the bundle's directory")
     add_store(parser, writes=False)
+    add_scheduler(parser)
     parser.set_defaults(run=run_certify)
 
 
@@ -53,11 +56,12 @@ def run_certify(args: argparse.Namespace) -> int:
     store = Store(args.store)
     if not store.exists:
         raise SetlabError(f"no results store at {store.path}")
+    scheduler = reach_scheduler(args)
     bar, progress = value_bar("setlab certify")
 
     with store, bar:
         try:
-            summary = write_bundle(store, args.properties, out, progress)
+            summary = write_bundle(store, args.properties, out, progress, scheduler=scheduler)
         except OSError as error:
             raise SetlabError(f"cannot write the bundle to {out}: {error.strerror}") from None
     methods = ", ".join(f"{count} {method}" for method, count in summary.methods.items())
