@@ -305,6 +305,11 @@ def _bundle(store_path: Path, properties: int, out: Path) -> dict[str, bytes]:
     """The proof bundle of ``store_path``: file -> bytes, the manifest without its date."""
     with Store(store_path) as store:
         write_bundle(store, properties, out)
+    return _files(out)
+
+
+def _files(out: Path) -> dict[str, bytes]:
+    """The bundle in ``out``: file -> bytes, the manifest without its date."""
     files = {str(f.relative_to(out)): f.read_bytes() for f in out.rglob("*") if f.is_file()}
     manifest = json.loads(files.pop("manifest.json"))
     assert manifest.pop("created")
@@ -338,6 +343,36 @@ def test_the_walk_and_a_search_on_dask_give_the_local_results_and_proof_bundles(
         bundles = [_bundle(stores[w], properties, tmp_path / f"{w}{properties}") for w in stores]
         assert bundles[0] == bundles[1]
         assert any(name.startswith("levels/") for name in bundles[0]) == (properties == 4)
+
+
+def test_certify_builds_the_program_certificates_on_the_cluster(
+    cluster, tmp_path, monkeypatch, capsys
+):
+    """``setlab certify --scheduler``: the certificate of each program proof is a task on the
+    cluster, and the bundle is the local one byte for byte. M(10) = 12 and M(11) = 13 of AG(4,3)
+    (the paper's Table 1), each bounded by its program from the value before: a plane and one
+    card, a plane and two cards on a line through a third of it."""
+    from setlab.extremal.bounds import prove_max_bound
+    from setlab.find import count_sets
+
+    cluster.wait_for(cluster.client, 2)
+    monkeypatch.delenv("SETLAB_SCHEDULER", raising=False)
+    path = tmp_path / "store.sqlite"
+    with Store(path) as store:
+        for n, witness, before in ((10, [*range(10)], 12), (11, [*range(10), 18], 12)):
+            record = prove_max_bound(4, n, count_sets(witness, 4) + 1, {n - 1: before})
+            proof = {"method": "bounds", "record": record}
+            store.record_bound("maxsets", 4, n, "max", count_sets(witness, 4), proof, "bounds")
+            store.record_witness("maxsets", 4, n, "max", count_sets(witness, 4), witness, "given")
+    local = _bundle(path, 4, tmp_path / "local")
+    assert sum(name.startswith("values/") for name in local) == 2
+    with distributed.get_task_stream(client=cluster.client) as stream:
+        argv = ["certify", "-p", "4", "--store", str(path), "--out", str(tmp_path / "dask")]
+        assert main([*argv, "--scheduler", cluster.address]) == 0
+    assert "2 values (2 farkas)" in capsys.readouterr().out
+    keys = [task["key"] for task in stream.data]
+    assert sum(k.startswith("setlab:slow_certificate:bundle-P4:") for k in keys) == 2
+    assert _files(tmp_path / "dask") == local
 
 
 def test_caps_probability_counts_on_the_cluster(cluster, tmp_path, monkeypatch, capsys):

@@ -345,8 +345,9 @@ def write_bundle(
         # progress as it is built, the rest as they are written.
         slow = {str(i): (result,) for i, result in enumerate(results)
                 if (result.proof or {}).get("method") in SLOW_METHODS}  # fmt: skip
-        built = run_tasks(f"bundle certificates of P = {properties}", slow, slow_certificate,
+        built = run_tasks(f"bundle-P{properties}", slow, slow_certificate,
                           workers=workers if len(slow) > 1 else 1, scheduler=scheduler,
+                          description="the certificates of program and split proofs",
                           progress=None if progress is None else
                           lambda done, _: progress(done, len(results)))  # fmt: skip
         written = len(built)
