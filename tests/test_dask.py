@@ -351,7 +351,7 @@ def test_certify_builds_the_program_certificates_on_the_cluster(
     """``setlab certify --scheduler``: the certificate of each program proof is a task on the
     cluster, and the bundle is the local one byte for byte. M(10) = 12 and M(11) = 13 of AG(4,3)
     (the paper's Table 1), each bounded by its program from the value before: a plane and one
-    card, a plane and two cards on a line through a third of it."""
+    card, a plane and two cards on a line through one of its cards."""
     from setlab.extremal.bounds import prove_max_bound
     from setlab.find import count_sets
 
@@ -359,11 +359,14 @@ def test_certify_builds_the_program_certificates_on_the_cluster(
     monkeypatch.delenv("SETLAB_SCHEDULER", raising=False)
     path = tmp_path / "store.sqlite"
     with Store(path) as store:
-        for n, witness, before in ((10, [*range(10)], 12), (11, [*range(10), 18], 12)):
-            record = prove_max_bound(4, n, count_sets(witness, 4) + 1, {n - 1: before})
+        for n, witness, value, before in ((10, [*range(10)], 12, 12),
+                                          (11, [*range(10), 18], 13, 12)):  # fmt: skip
+            assert count_sets(witness, 4) == value
+            record = prove_max_bound(4, n, value + 1, {n - 1: before})
+            assert record is not None  # the program refutes value + 1
             proof = {"method": "bounds", "record": record}
-            store.record_bound("maxsets", 4, n, "max", count_sets(witness, 4), proof, "bounds")
-            store.record_witness("maxsets", 4, n, "max", count_sets(witness, 4), witness, "given")
+            store.record_bound("maxsets", 4, n, "max", value, proof, "bounds")
+            store.record_witness("maxsets", 4, n, "max", value, witness, "given")
     local = _bundle(path, 4, tmp_path / "local")
     assert sum(name.startswith("values/") for name in local) == 2
     with distributed.get_task_stream(client=cluster.client) as stream:
