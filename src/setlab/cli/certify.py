@@ -33,7 +33,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_properties(parser)
     parser.add_argument("--out", metavar="DIR", required=True, help="the bundle's directory")
     add_store(parser, writes=False)
-    add_scheduler(parser)
+    add_scheduler(parser, "the tasks that build the program and split certificates")
     parser.set_defaults(run=run_certify)
 
 

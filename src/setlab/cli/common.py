@@ -274,13 +274,15 @@ def add_store(parser: argparse.ArgumentParser, *, writes: bool = True, **options
         parser.set_defaults(interrupted=KEPT)
 
 
-def add_scheduler(parser: argparse.ArgumentParser, **options: Any) -> None:
-    """The ``--scheduler ADDRESS`` option: run the command's search tasks on a Dask cluster."""
+def add_scheduler(
+    parser: argparse.ArgumentParser, tasks: str = "the search's tasks", **options: Any
+) -> None:
+    """The ``--scheduler ADDRESS`` option: run the command's ``tasks`` on a Dask cluster."""
     parser.add_argument(
         "--scheduler",
         type=scheduler_address,
         metavar="ADDRESS",
-        help="run the search's tasks on the Dask cluster of this scheduler, tcp://HOST:PORT, or "
+        help=f"run {tasks} on the Dask cluster of this scheduler, tcp://HOST:PORT, or "
         "on this machine with 'local' (default $SETLAB_SCHEDULER; unset: this machine)",
         **options,
     )
