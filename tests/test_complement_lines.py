@@ -193,3 +193,59 @@ def test_the_five_hyperplanes_of_168() -> None:
     kinds = [item["complement"]["kind"] for item in found["arrangements"] if "complement" in item]
     assert sorted(kinds) == ["fibres"] * 10 + ["local"]
     assert split_check._arrangement_errors(5, copy.deepcopy(found)) == []
+
+
+# A tree of about a hundred boxes: two planes of AG(4,3) (rank 2, fibres of nine cards), each
+# holding 13 of 40 cards, refuted at 169 sets.
+STEADY = ([((1, 0, 0, 0), 0), ((0, 1, 0, 0), 0)], 13, 13, 40, 169)
+RELAXATION = complement_lines._relaxation
+
+
+def boxes_of(
+    monkeypatch: pytest.MonkeyPatch, nodes: int = complement_lines.NODES, **constants: int
+) -> tuple[list, dict | None]:
+    """The fibre certificate of STEADY within ``nodes`` boxes, the module's constants set,
+    and each box it opened: (its integer points, whether its relaxation alone closes it)."""
+    planes, low, high, cards, sets = STEADY
+    budget = complement_shape(4, planes, low, high, cards).budget(sets)
+    opened = []
+
+    def counted(program, box):
+        found = RELAXATION(program, box)
+        size = int(np.prod(box[:, 1] - box[:, 0] + 1))
+        opened.append((size, found is None or found[0] > budget + 1e-6))
+        return found
+
+    monkeypatch.setattr(complement_lines, "_relaxation", counted)
+    for name, value in constants.items():
+        monkeypatch.setattr(complement_lines, name, value)
+    return opened, complement_lines.fibre_certificate(4, planes, low, high, cards, sets, nodes)
+
+
+def test_the_pace_rule_leaves_a_steady_tree_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without the rule the tree closes after more than LOOK boxes; with the default rule it
+    # opens the same boxes and returns the same certificate.
+    free, whole = boxes_of(monkeypatch, PACE=10**9)
+    assert whole is not None and len(free) > complement_lines.LOOK
+    paced, found = boxes_of(monkeypatch)
+    assert found == whole and paced == free
+
+
+def test_the_pace_rule_gives_up_where_its_forecast_runs_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The forecast, recomputed from the boxes the whole tree opens: once LOOK boxes are open,
+    # the next one is refused when (boxes opened, it included) / (share of the root's integer
+    # points in closed boxes) exceeds PACE * nodes. With LOOK = 10 and PACE * nodes = 60 the
+    # tree stops at the first such box, and gives up.
+    whole, _ = boxes_of(monkeypatch, PACE=10**9)
+    root = whole[0][0]
+    covered, stop = 0, None
+    for opened, (size, closed) in enumerate(whole, 1):
+        covered += size if closed else 0
+        if opened >= 10 and (opened + 1) * root > 60 * covered:
+            stop = opened
+            break
+    assert stop is not None and stop + 1 < len(whole)
+    paced, found = boxes_of(monkeypatch, 60, LOOK=10, PACE=1)
+    assert found is None and paced == whole[:stop]
