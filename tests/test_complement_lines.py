@@ -195,7 +195,7 @@ def test_the_five_hyperplanes_of_168() -> None:
     assert split_check._arrangement_errors(5, copy.deepcopy(found)) == []
 
 
-# A tree of about a hundred boxes: two planes of AG(4,3) (rank 2, fibres of nine cards), each
+# A tree of about a hundred boxes: two hyperplanes of AG(4,3) (rank 2, fibres of nine cards), each
 # holding 13 of 40 cards, refuted at 169 sets.
 STEADY = ([((1, 0, 0, 0), 0), ((0, 1, 0, 0), 0)], 13, 13, 40, 169)
 RELAXATION = complement_lines._relaxation
